@@ -1,0 +1,33 @@
+# wcs-agent: build, test, demo and bench entry points.
+SHELL := /bin/bash
+export PATH := /opt/swift/usr/bin:$(PATH)
+
+APT_PACKAGES := pkg-config libwebsockets-dev libglib2.0-dev libnice-dev libopus-dev libssl-dev \
+	libsrtp2-dev libsoxr-dev python3 python3-websockets python3-aiortc openssl
+SWIFT_FLAGS ?=
+
+.PHONY: deps build release test demo bench clean
+
+# Installs the Debian packages the build and tests need; does nothing when all are present.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y $$missing; \
+	fi
+
+build: deps
+	swift build $(SWIFT_FLAGS)
+
+release: deps
+	swift build -c release $(SWIFT_FLAGS)
+
+test: deps
+	swift build --build-tests $(SWIFT_FLAGS)
+	swift test --skip-build $(SWIFT_FLAGS)
+
+clean:
+	rm -rf .build

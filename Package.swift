@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+// wcs-agent: a Linux client for a Flashphoner WCS-style server (signaling, WebRTC audio, daemon).
+import PackageDescription
+
+let package = Package(
+    name: "wcs-agent",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "WCSSession", targets: ["WCSSession"]),
+        .library(name: "AudioPipe", targets: ["AudioPipe"]),
+        .executable(name: "wcs-agent", targets: ["wcs-agent"]),
+    ],
+    targets: [
+        // One system-library target per C library: a module map and, where Swift cannot call
+        // a macro or a variadic function, a shim header of static inline wrappers.
+        .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
+        .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .systemLibrary(name: "CNice", pkgConfig: "nice", providers: [.apt(["libnice-dev"])]),
+        .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
+        .systemLibrary(name: "CSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+
+        // The single GLib main-loop thread that drives libwebsockets and libnice.
+        .target(name: "MainLoop", dependencies: ["CGLib"]),
+        // Signaling plane: WebSocket + WCS JSON protocol, session and call state machines.
+        .target(name: "WCSSession", dependencies: ["MainLoop", "CWebSockets", "CSSL"]),
+        // Media plane: SDP, ICE, DTLS-SRTP, RTP/RTCP, jitter buffer, Opus, DTMF, audio I/O.
+        .target(name: "AudioPipe", dependencies: ["MainLoop", "CNice", "COpus", "CSSL", "CSRTP", "CSoxr"]),
+        // The daemon's logic (config, token store, control socket, policy), testable as a library.
+        .target(name: "AgentCore", dependencies: ["WCSSession", "AudioPipe"]),
+        .executableTarget(name: "wcs-agent", dependencies: ["AgentCore"]),
+
+        // Test support: starts the WCS emulator and talks to its control API.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "MainLoopTests", dependencies: ["MainLoop"]),
+        .testTarget(name: "WCSSessionTests", dependencies: ["WCSSession", "TestSupport"]),
+        .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "TestSupport"]),
+        .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,6 @@
+#ifndef CNICE_SHIM_H
+#define CNICE_SHIM_H
+
+#include <agent.h>
+
+#endif

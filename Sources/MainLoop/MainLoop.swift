@@ -1,0 +1,2 @@
+/// MainLoop: the one GLib main-loop thread that drives libwebsockets and libnice.
+public enum MainLoopModule {}

@@ -1,0 +1,2 @@
+import AgentCore
+print("wcs-agent \(AgentCore.version)")

@@ -1,0 +1,4 @@
+@testable import AgentCore
+import Testing
+
+@Test func versionIsSet() { #expect(!AgentCore.version.isEmpty) }

@@ -1,0 +1,4 @@
+@testable import MainLoop
+import Testing
+
+@Test func moduleLoads() { _ = MainLoopModule.self }
