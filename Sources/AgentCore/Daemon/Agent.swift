@@ -1,0 +1,341 @@
+import Foundation
+import MainLoop
+import WCSSession
+
+/// The daemon's brain: holds one WCS session, keeps its token, resumes by token after any loss
+/// (exponential backoff with jitter, never two connections at once), sleeps on request and wakes
+/// on `reconnect` or a push. Control verbs call into it; it publishes events to subscribers.
+public actor Agent {
+    /// What a `reconnect` did.
+    public enum WakeResult: String, Sendable {
+        case alreadyOnline = "already_online"
+        case resumed
+        case resumedWithPendingCall = "resumed_with_pending_call"
+        case loggedIn = "logged_in"
+        case reloggedIn = "relogged_in"
+        case registrationFailed = "registration_failed"
+        case failed
+    }
+
+    private let config: AgentConfig
+    private let tokenStore: TokenStore
+    private let session: WCSSession
+    private let publish: @Sendable (JSONValue) -> Void
+    private let notifier: SystemdNotifier?
+
+    private var phase: AgentPhase = .starting
+    private var backoff: Backoff
+    private var attemptTask: Task<WakeResult, Never>?
+    private var retryTask: Task<Void, Never>?
+    private var retryAt: Date?
+    private var pumpTask: Task<Void, Never>?
+    private var connectedSince: Date?
+    private var lastError: String?
+    private var calls: [String: AgentCall] = [:]
+    private var sentReady = false
+    private var resumeCount = 0
+
+    /// Creates the agent; nothing happens until `start()`.
+    public init(config: AgentConfig, tokenStore: TokenStore, notifier: SystemdNotifier? = nil,
+                loop: MainLoop = .shared, publish: @escaping @Sendable (JSONValue) -> Void)
+    {
+        self.config = config
+        self.tokenStore = tokenStore
+        self.notifier = notifier
+        self.publish = publish
+        self.backoff = Backoff(cap: config.backoffCap)
+        self.session = WCSSession(configuration: Agent.sessionConfiguration(config), loop: loop)
+    }
+
+    /// Maps the agent config onto the session's.
+    static func sessionConfiguration(_ config: AgentConfig) -> WCSSessionConfiguration {
+        var c = WCSSessionConfiguration(url: config.server)
+        c.caFile = config.caFile
+        c.allowInsecureTLS = config.insecureTLS
+        c.connectTimeout = config.connectTimeout
+        c.appKey = config.appKey
+        c.keepAlive = config.keepAlive
+        c.registerRequired = config.register
+        c.receiveProbes = config.receiveProbes
+        c.probesInterval = config.probesInterval
+        c.clientVersion = "2.0"
+        c.clientBrowserVersion = "wcs-agent/\(AgentCore.version)"
+        c.clientOSVersion = ProcessInfo.processInfo.operatingSystemVersionString
+        if let login = config.sipLogin, let password = config.sipPassword {
+            c.credentials = SIPCredentials(login: login, authenticationName: config.sipAuthName,
+                                           password: Secret(password), domain: config.sipDomain,
+                                           outboundProxy: config.sipOutboundProxy, port: config.sipPort)
+        }
+        return c
+    }
+
+    /// Starts the event pump and the first login or resume (in the background).
+    public func start() {
+        guard pumpTask == nil else { return }
+        let events = session.events
+        pumpTask = Task { [weak self] in
+            for await event in events {
+                await self?.onSessionEvent(event)
+            }
+        }
+        Task { _ = await self.wake(reason: "start") }
+    }
+
+    // MARK: - Verbs
+
+    /// Brings the session back now (what a push handler runs). Idempotent: when online it does
+    /// nothing; concurrent calls share one attempt.
+    public func wake(reason: String) async -> WakeResult {
+        if phase == .online { return .alreadyOnline }
+        if phase == .stopping { return .failed }
+        if let running = attemptTask { return await running.value }
+        retryTask?.cancel()
+        retryTask = nil
+        retryAt = nil
+        let task = Task { await self.attempt(reason: reason) }
+        attemptTask = task
+        let result = await task.value
+        attemptTask = nil
+        return result
+    }
+
+    /// Closes the socket on purpose; the server keeps the session. Stays asleep until `wake`.
+    public func sleep() async throws(AgentError) {
+        guard config.keepAlive else {
+            throw AgentError("cannot sleep: keepalive is off, the server would drop the session")
+        }
+        if let running = attemptTask { _ = await running.value }
+        guard (try? tokenStore.load()) != nil else {
+            throw AgentError("cannot sleep: no session token yet (the agent has not logged in)")
+        }
+        retryTask?.cancel()
+        retryTask = nil
+        retryAt = nil
+        phase = .asleep
+        connectedSince = nil
+        await session.disconnect()
+        Log.info("agent", "asleep; the server keeps the session until a push or `wcs-agent reconnect`")
+        publishEvent("state", ["state": .string(phase.rawValue)])
+        notifier?.status("asleep (session kept by the server)")
+    }
+
+    /// Stops: closes the socket (keepAlive keeps the server session) and cancels retries.
+    public func shutdown() async {
+        phase = .stopping
+        retryTask?.cancel()
+        notifier?.stopping()
+        await session.disconnect()
+        pumpTask?.cancel()
+    }
+
+    /// The `status` verb's answer. Never contains the token.
+    public func status() async -> JSONValue {
+        let stored = try? tokenStore.load()
+        let info = await session.sessionInfo
+        let sessionState = await session.state
+        var o: [String: JSONValue] = [
+            "state": .string(phase.rawValue),
+            "server": .string(config.server),
+            "session_state": .string(sessionState.rawValue),
+            "registered": .bool(phase == .online && sessionState == .registered),
+            "has_token": .bool(stored != nil),
+            "resumes": .number(Double(resumeCount)),
+            "calls": .array(calls.values.sorted { $0.started < $1.started }.map(\.json)),
+        ]
+        o["connected_since"] = connectedSince.map { .string(AgentClock.iso($0)) } ?? .null
+        o["token_age_seconds"] = stored.map { .number(Double(Int(Date().timeIntervalSince($0.savedAt)))) } ?? .null
+        o["session_id"] = (info?.sessionId).map(JSONValue.string) ?? .null
+        o["sip_login"] = (info?.sipLogin ?? config.sipLogin).map(JSONValue.string) ?? .null
+        o["last_error"] = lastError.map(JSONValue.string) ?? .null
+        o["next_retry_in_seconds"] = retryAt.map { .number(max(0, ($0.timeIntervalSinceNow * 10).rounded() / 10)) } ?? .null
+        return .object(o)
+    }
+
+    // MARK: - Connecting
+
+    private func attempt(reason: String) async -> WakeResult {
+        phase = .connecting
+        publishEvent("state", ["state": .string(phase.rawValue), "reason": .string(reason)])
+        let stored: StoredToken?
+        do {
+            stored = try tokenStore.load()
+        } catch {
+            Log.error("agent", "\(error); logging in with credentials")
+            stored = nil
+        }
+        if let stored, stored.server == config.server {
+            Log.info("agent", "resuming the server session by token (\(reason))")
+            let outcome = await session.resume(token: Secret(stored.token))
+            return handle(outcome, stored: stored)
+        }
+        if let stored, stored.server != config.server {
+            Log.notice("agent", "stored token belongs to \(stored.server), not \(config.server); logging in")
+        }
+        Log.info("agent", "logging in to \(config.server) (\(reason))")
+        do {
+            let result = try await session.login()
+            return handleLogin(result, relogin: false)
+        } catch {
+            return failed(error, retry: error.kind != .tokenRejected)
+        }
+    }
+
+    private func handle(_ outcome: ResumeOutcome, stored: StoredToken) -> WakeResult {
+        switch outcome {
+        case .resumed(let info):
+            online(info, event: "resumed")
+            return .resumed
+        case .resumedWithPendingCall(let info, let pending):
+            online(info, event: "resumed", extra: ["pending_calls": .array(pending.map { .string($0.callId) })])
+            return .resumedWithPendingCall
+        case .reloggedIn(let result, let why):
+            Log.notice("agent", "token no longer valid (\(why)); logged in again with a new session")
+            return handleLogin(result, relogin: true)
+        case .failed(let error):
+            if error.kind == .tokenRejected {
+                try? tokenStore.clear()
+            }
+            return failed(error, retry: error.kind != .tokenRejected)
+        }
+    }
+
+    private func handleLogin(_ result: LoginResult, relogin: Bool) -> WakeResult {
+        switch result {
+        case .registered(let info), .established(let info):
+            save(info)
+            online(info, event: relogin ? "relogged_in" : "logged_in")
+            return relogin ? .reloggedIn : .loggedIn
+        case .registrationFailed(_, let status, let info):
+            // The account is wrong: retrying would only hammer the PBX. Wait for the operator.
+            try? tokenStore.clear()
+            phase = .registrationFailed
+            lastError = "SIP registration failed: \(status ?? "error")\(info.map { " (\($0))" } ?? "")"
+            Log.error("agent", "\(lastError!); not retrying. Fix the SIP account, then run `wcs-agent reconnect`")
+            publishEvent("registration_failed", ["error": .string(lastError!)])
+            notifier?.status(lastError!)
+            Task { await session.disconnect() }
+            return .registrationFailed
+        }
+    }
+
+    private func save(_ info: SessionInfo) {
+        do {
+            try tokenStore.save(StoredToken(server: config.server, token: info.token.value,
+                                            sessionId: info.sessionId, savedAt: Date()))
+        } catch {
+            // The session works; only a restart would lose it. Say so loudly.
+            Log.error("agent", "cannot store the session token: \(error)")
+            lastError = "cannot store the session token: \(error)"
+        }
+    }
+
+    private func online(_ info: SessionInfo, event: String, extra: [String: JSONValue] = [:]) {
+        if event == "resumed" { resumeCount += 1 }
+        phase = .online
+        connectedSince = Date()
+        lastError = nil
+        backoff.reset()
+        var fields = extra
+        fields["session_id"] = (info.sessionId).map(JSONValue.string) ?? .null
+        publishEvent(event, fields)
+        publishEvent("state", ["state": .string(phase.rawValue)])
+        let text = "online, session \(info.sessionId ?? "?")"
+        if !sentReady {
+            sentReady = true
+            notifier?.ready(status: text)
+        } else {
+            notifier?.status(text)
+        }
+    }
+
+    private func failed(_ error: SessionError, retry: Bool) -> WakeResult {
+        lastError = error.message
+        Log.warning("agent", "\(error.message)")
+        guard retry else {
+            phase = .failed
+            Log.error("agent", "giving up: \(error.message)")
+            publishEvent("failed", ["error": .string(error.message)])
+            notifier?.status("failed: \(error.message)")
+            return .failed
+        }
+        scheduleRetry()
+        return .failed
+    }
+
+    private func scheduleRetry() {
+        let delay = backoff.next()
+        phase = .waitingToRetry
+        retryAt = Date().addingTimeInterval(delay)
+        Log.info("agent", "next attempt in \(String(format: "%.1f", delay)) s")
+        publishEvent("state", ["state": .string(phase.rawValue), "retry_in_seconds": .number(delay)])
+        notifier?.status("reconnecting in \(Int(delay.rounded())) s: \(lastError ?? "")")
+        retryTask?.cancel()
+        retryTask = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(delay))
+            guard !Task.isCancelled, let self else { return }
+            await self.retryNow()
+        }
+    }
+
+    private func retryNow() async {
+        guard phase == .waitingToRetry else { return }
+        retryTask = nil
+        retryAt = nil
+        _ = await wake(reason: "retry")
+    }
+
+    // MARK: - Session events
+
+    private func onSessionEvent(_ event: SessionEvent) {
+        switch event {
+        case .stateChanged(let s):
+            publishEvent("session_state", ["state": .string(s.rawValue)])
+        case .disconnected(let reason):
+            publishEvent("disconnected", ["reason": .string(reason.description)])
+            guard reason.isUnexpected, phase == .online else { return }
+            connectedSince = nil
+            lastError = reason.description
+            Log.warning("agent", "lost the connection (\(reason)); resuming by token")
+            scheduleRetry()
+        case .registrationFailed(let status, let info):
+            publishEvent("registration_failed", ["status": (status).map(JSONValue.string) ?? .null,
+                                                 "info": (info).map(JSONValue.string) ?? .null])
+        case .incomingCall(let info, let replayed):
+            let call = AgentCall(callId: info.callId, direction: "incoming", status: info.status.wire,
+                                 caller: info.caller, callee: info.callee, displayName: info.visibleName,
+                                 info: info.info, started: calls[info.callId]?.started ?? Date())
+            calls[info.callId] = call
+            var fields = call.json.objectValue ?? [:]
+            fields["replayed"] = .bool(replayed)
+            publishEvent("incoming_call", fields)
+        case .callStatus(let info):
+            guard var call = calls[info.callId] else { return }
+            call.status = info.status.wire
+            call.info = info.info ?? call.info
+            if info.status.isTerminal { calls[info.callId] = nil } else { calls[info.callId] = call }
+            publishEvent("call_status", call.json.objectValue ?? [:])
+        case .remoteSDP(let callId, _):
+            publishEvent("remote_sdp", ["call_id": .string(callId)])
+        case .transfer(let callId, let status, let info):
+            publishEvent("transfer", ["call_id": .string(callId), "status": .string(status),
+                                      "info": info.map(JSONValue.string) ?? .null])
+        case .dataEvent(let payload):
+            publishEvent("data", ["payload": payload])
+        case .warning(let text):
+            publishEvent("warning", ["message": .string(text)])
+        }
+    }
+
+    private func publishEvent(_ type: String, _ fields: [String: JSONValue]) {
+        var o = fields
+        o["type"] = .string(type)
+        o["time"] = .string(AgentClock.iso(Date()))
+        publish(.object(o))
+    }
+}
+
+/// An error of an agent verb, with a message for the operator.
+public struct AgentError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import WCSSession
+
+/// What the agent is doing, as `status` reports it.
+public enum AgentPhase: String, Sendable {
+    /// Starting up; no attempt made yet.
+    case starting
+    /// A login or resume is in progress.
+    case connecting
+    /// The session is up (see `registered`).
+    case online
+    /// The socket is closed on purpose; the server keeps the session. A push or `reconnect` wakes us.
+    case asleep
+    /// The last attempt failed; another follows after a backoff delay.
+    case waitingToRetry = "waiting_to_retry"
+    /// SIP registration was refused (e.g. wrong password). No automatic retry: fix the account,
+    /// then `wcs-agent reconnect`.
+    case registrationFailed = "registration_failed"
+    /// The token was refused and no credentials are configured: nothing more can be done.
+    case failed
+    /// Shutting down.
+    case stopping
+}
+
+/// A call as the agent tracks it for `status` and events.
+public struct AgentCall: Sendable, Equatable {
+    public var callId: String
+    public var direction: String
+    public var status: String
+    public var caller: String?
+    public var callee: String?
+    public var displayName: String?
+    public var info: String?
+    public var started: Date
+
+    var json: JSONValue {
+        var o: [String: JSONValue] = [
+            "call_id": .string(callId), "direction": .string(direction), "status": .string(status),
+            "started": .string(AgentClock.iso(started)),
+        ]
+        if let caller { o["caller"] = .string(caller) }
+        if let callee { o["callee"] = .string(callee) }
+        if let displayName { o["display_name"] = .string(displayName) }
+        if let info { o["info"] = .string(info) }
+        return .object(o)
+    }
+}
+
+/// Time formatting shared by status, events and records.
+enum AgentClock {
+    static func iso(_ date: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: date)
+    }
+}

@@ -1,0 +1,178 @@
+import MainLoop
+
+/// Everything a `WCSSession` needs to reach and log in to a WCS server.
+public struct WCSSessionConfiguration: Sendable {
+    /// `ws://host:port` or `wss://host:port`.
+    public var url: String
+    /// PEM CA bundle to verify the server with; nil = the system CAs.
+    public var caFile: String?
+    /// Skip TLS certificate verification (logged as a warning on every connect).
+    public var allowInsecureTLS = false
+    /// Seconds to open the socket, and again to receive `getUserData` after `connection`.
+    public var connectTimeout: Double = 10
+    public var appKey = "defaultApp"
+    /// Ask the server to keep the session (and its SIP registration) when the socket closes.
+    public var keepAlive = true
+    /// SIP account for a full login. Without it only token resume is possible.
+    public var credentials: SIPCredentials?
+    /// `sipRegisterRequired`: register so that incoming calls reach us.
+    public var registerRequired = true
+    /// Server pings that may be missed before the connection counts as lost (0 disables).
+    public var receiveProbes = 10
+    /// Seconds between ping-loss probes (protocol doc §6: 10 x 5 s by default).
+    public var probesInterval: Double = 5
+    /// Seconds to wait for `registered` (or a registration `fail`) after a fresh login.
+    public var registrationTimeout: Double = 15
+    /// Seconds a resume waits after `getUserData` for replayed ringing calls (they are delivered
+    /// as events at once either way; this only shapes the `ResumeOutcome`).
+    public var resumeSettle: Double = 0.05
+    public var clientVersion = "2.0"
+    public var clientOSVersion: String?
+    public var clientBrowserVersion: String?
+    public var custom: JSONValue?
+
+    public init(url: String) { self.url = url }
+}
+
+/// Session states of protocol doc §4.1 (`PENDING` is `.connecting`).
+public enum SessionState: String, Sendable {
+    /// No socket. The server may still keep our session (keepAlive).
+    case disconnected
+    /// The socket is opening.
+    case connecting
+    /// The socket is open and `connection` was sent.
+    case connected
+    /// `getUserData` arrived: the session is up.
+    case established
+    /// SIP registration confirmed (or carried over by a token resume).
+    case registered
+}
+
+/// What identifies the server session we hold.
+public struct SessionInfo: Sendable, Equatable {
+    /// The auth token that resumes the session. Redacted when printed.
+    public var token: Secret
+    public var sessionId: String?
+    /// `sipLogin` as the server reports it (used as `caller` of outgoing calls).
+    public var sipLogin: String?
+}
+
+/// Why the socket went away.
+public enum DisconnectReason: Sendable, Equatable, CustomStringConvertible {
+    /// We closed it (sleep, shutdown, replaced by a new connection).
+    case requested
+    /// The server sent a close frame.
+    case closedByServer(code: Int, reason: String)
+    /// The TCP connection dropped or could not be opened.
+    case connectionLost(String)
+    /// No server ping for `receiveProbes` x `probesInterval` seconds.
+    case pingTimeout(seconds: Double)
+    /// The server refused the session (`fail` with `ConnectionStatusEvent`).
+    case rejected(String)
+
+    public var description: String {
+        switch self {
+        case .requested: "closed by us"
+        case .closedByServer(let code, let reason): "closed by server (\(code)\(reason.isEmpty ? "" : ": \(reason)"))"
+        case .connectionLost(let why): "connection lost: \(why)"
+        case .pingTimeout(let s): "no ping from server for \(Int(s)) s"
+        case .rejected(let info): "rejected by server: \(info)"
+        }
+    }
+
+    /// `true` unless we closed the socket on purpose.
+    public var isUnexpected: Bool { self != .requested }
+}
+
+/// An event of the session, delivered in order on `WCSSession.events`.
+public enum SessionEvent: Sendable, Equatable {
+    case stateChanged(SessionState)
+    /// SIP registration failed (wrong password, unknown user, ...): no incoming calls.
+    case registrationFailed(status: String?, info: String?)
+    /// A call is ringing for us. `replayed` is true when the server re-announces a call we
+    /// already knew (after a resume). Its SDP offer is in `WCSSession.remoteSDP(for:)`.
+    case incomingCall(CallInfo, replayed: Bool)
+    /// The server's SDP answer for one of our outgoing calls.
+    case remoteSDP(callId: String, sdp: String)
+    /// A call changed status; terminal statuses (FINISH, BUSY, FAILED) end it.
+    case callStatus(CallInfo)
+    /// Transfer progress (ACCEPTED, TRYING, COMPLETED, FAILED).
+    case transfer(callId: String, status: String, info: String?)
+    /// Data pushed by the server's backend (`OnDataEvent`).
+    case dataEvent(JSONValue)
+    /// Something odd but survivable: a malformed frame, an unexpected `fail`.
+    case warning(String)
+    case disconnected(DisconnectReason)
+}
+
+/// The result of a full login with credentials.
+public enum LoginResult: Sendable, Equatable {
+    /// Session up and SIP registered.
+    case registered(SessionInfo)
+    /// Session up; registration was not requested.
+    case established(SessionInfo)
+    /// Session up but SIP registration failed: no incoming calls until the account is fixed.
+    case registrationFailed(SessionInfo, status: String?, info: String?)
+
+    /// The session identity in every case.
+    public var session: SessionInfo {
+        switch self {
+        case .registered(let s), .established(let s), .registrationFailed(let s, _, _): s
+        }
+    }
+}
+
+/// The one typed outcome of a resume by token.
+public enum ResumeOutcome: Sendable, Equatable {
+    /// The same server session is back.
+    case resumed(SessionInfo)
+    /// The same session is back and these calls are ringing for us (also sent as events).
+    case resumedWithPendingCall(SessionInfo, calls: [CallInfo])
+    /// The token was refused or gone; a full login made a new session (store its new token).
+    case reloggedIn(LoginResult, reason: String)
+    /// Neither worked. The stored token stays valid unless `tokenRejected` says otherwise.
+    case failed(SessionError)
+}
+
+/// Why a session operation failed.
+public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The socket could not be opened (DNS, refused, TLS, timeout).
+        case connect
+        /// The server refused the session.
+        case rejected
+        /// The socket closed before the session was established.
+        case closed
+        /// No `getUserData` in time.
+        case timeout
+        /// The token was refused and no credentials are configured for a new login.
+        case tokenRejected
+        /// The operation needs an established session.
+        case notConnected
+        /// No such call.
+        case unknownCall
+        /// The call is not in a state that allows the operation.
+        case invalidCallState
+        /// An argument is invalid (e.g. DTMF digits).
+        case invalidArgument
+    }
+    public let kind: Kind
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// Our view of one call: what the server said plus its SDP.
+public struct CallSnapshot: Sendable, Equatable {
+    public var info: CallInfo
+    public var direction: Direction
+    /// The server's SDP: the offer of an incoming call or the answer to our outgoing one.
+    public var remoteSDP: String?
+
+    public enum Direction: String, Sendable { case incoming, outgoing }
+}
