@@ -1,0 +1,89 @@
+import MainLoop
+
+/// The agent's effective configuration: defaults, then the config file, then command-line flags.
+///
+/// Build it with `ConfigLoader.load(arguments:environment:)`. `description` and `dump()` mask the
+/// SIP password, so the value may be logged.
+public struct AgentConfig: Sendable, Equatable {
+    /// Default state directory when `$STATE_DIRECTORY` is not set.
+    public static let defaultStateDirectory = "/var/lib/wcs-agent"
+    /// Default control socket when `$RUNTIME_DIRECTORY` is not set.
+    public static let defaultSocketPath = "/run/wcs-agent/control.sock"
+
+    /// WCS WebSocket URL (`ws://` or `wss://`). Required.
+    public var server: String
+    /// WCS application key sent in `connect`.
+    public var appKey: String = "defaultApp"
+    /// SIP login (user part); `nil` for a signaling-only session.
+    public var sipLogin: String?
+    /// SIP authentication name; defaults to `sipLogin` when not set.
+    public var sipAuthName: String?
+    /// The SIP password, read from `sipPasswordFile`; never from the command line.
+    public var sipPassword: String?
+    /// The file the SIP password was read from (`--sip-password-file`, `password_file` or the systemd credential).
+    public var sipPasswordFile: String?
+    /// SIP domain.
+    public var sipDomain: String?
+    /// SIP outbound proxy.
+    public var sipOutboundProxy: String?
+    /// SIP port.
+    public var sipPort: Int?
+    /// Whether to ask WCS to REGISTER with the SIP server.
+    public var register: Bool = true
+    /// Whether to use WCS keepAlive (server-side session survives a dropped WebSocket).
+    public var keepAlive: Bool = true
+    /// Directory for the token and other state (created 0700).
+    public var stateDir: String = AgentConfig.defaultStateDirectory
+    /// Path of the control socket.
+    public var socketPath: String = AgentConfig.defaultSocketPath
+    /// Group allowed to use the control socket (socket mode 0660); `nil` for owner-only (0600).
+    public var socketGroup: String?
+    /// CA bundle used to verify the server's TLS certificate; `nil` for the system store.
+    public var caFile: String?
+    /// Skip TLS certificate verification (testing only).
+    public var insecureTLS: Bool = false
+    /// Minimum log level.
+    public var logLevel: LogLevel = .info
+    /// How many missed WebSocket probes (pings) mean the connection is dead.
+    public var receiveProbes: Int = 10
+    /// Seconds between WebSocket probes.
+    public var probesInterval: Double = 5.0
+    /// Seconds allowed for connecting (TCP + TLS + WebSocket upgrade + WCS `connect`).
+    public var connectTimeout: Double = 10
+    /// Upper bound in seconds of the reconnect backoff.
+    public var backoffCap: Double = 60
+
+    /// A configuration with every default and the given server URL.
+    public init(server: String) {
+        self.server = server
+    }
+
+    /// `sipAuthName`, or `sipLogin` when no separate auth name is set.
+    public var effectiveSipAuthName: String? { sipAuthName ?? sipLogin }
+}
+
+extension AgentConfig: CustomStringConvertible, CustomReflectable {
+    /// A one-line summary with the password masked.
+    public var description: String {
+        customMirror.children.map { "\($0.label ?? "?")=\(Self.unwrapped($0.value))" }.joined(separator: " ")
+    }
+
+    private static func unwrapped(_ value: Any) -> String {
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return "\(value)" }
+        return mirror.children.first.map { "\($0.value)" } ?? "nil"
+    }
+
+    /// Mirror with the password replaced by `<set>`/`<unset>`, so `dump()` never shows it.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "server": server, "appKey": appKey, "sipLogin": sipLogin as Any, "sipAuthName": sipAuthName as Any,
+            "sipPassword": sipPassword == nil ? "<unset>" : "<set>", "sipPasswordFile": sipPasswordFile as Any,
+            "sipDomain": sipDomain as Any, "sipOutboundProxy": sipOutboundProxy as Any, "sipPort": sipPort as Any,
+            "register": register, "keepAlive": keepAlive, "stateDir": stateDir, "socketPath": socketPath,
+            "socketGroup": socketGroup as Any, "caFile": caFile as Any, "insecureTLS": insecureTLS,
+            "logLevel": logLevel, "receiveProbes": receiveProbes, "probesInterval": probesInterval,
+            "connectTimeout": connectTimeout, "backoffCap": backoffCap,
+        ], displayStyle: .struct)
+    }
+}

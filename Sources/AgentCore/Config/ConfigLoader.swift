@@ -1,0 +1,192 @@
+import Foundation
+import MainLoop
+
+/// Builds an `AgentConfig` from defaults, the environment, an optional config file and flags.
+///
+/// Precedence, lowest first: built-in defaults and systemd directories (`$STATE_DIRECTORY`,
+/// `$RUNTIME_DIRECTORY`), the `--config` file, then command-line flags. The SIP password is read
+/// from a file only: `--sip-password-file`, else `[sip] password_file`, else
+/// `$CREDENTIALS_DIRECTORY/sip-password` (systemd `LoadCredential=`). See docs/config.md.
+public enum ConfigLoader {
+    /// The flags `load` understands (value flags, boolean flags, and the refused `--sip-password`).
+    public static let spec = ArgumentSpec(
+        valueFlags: [
+            "--config", "--server", "--app-key", "--sip-login", "--sip-auth-name", "--sip-password-file",
+            "--sip-domain", "--sip-outbound-proxy", "--sip-port", "--state-dir", "--socket", "--socket-group",
+            "--ca-file", "--log-level",
+        ],
+        booleanFlags: ["--register", "--no-register", "--insecure-tls"],
+        refusedFlags: ["--sip-password": passwordOnCommandLineExplanation])
+
+    /// Sections and keys allowed in the config file. Later features add their sections here.
+    public static let fileSchema: [String: Set<String>] = [
+        "server": ["url", "app_key", "ca_file", "insecure_tls", "connect_timeout"],
+        "sip": ["login", "auth_name", "password_file", "domain", "outbound_proxy", "port", "register"],
+        "agent": ["state_dir", "socket", "socket_group", "log_level", "keepalive", "receive_probes", "probes_interval", "backoff_cap"],
+    ]
+
+    /// The name of the systemd credential holding the SIP password.
+    public static let credentialName = "sip-password"
+
+    static let passwordOnCommandLineExplanation =
+        "command-line arguments are visible to every user (ps, /proc); put the password in a file and pass --sip-password-file FILE, or use the systemd credential $CREDENTIALS_DIRECTORY/sip-password (LoadCredential=sip-password:/path)"
+
+    /// Parses `arguments` (the flags after the verb) and builds the configuration.
+    /// Throws `UsageError` for command-line mistakes and `ConfigError` for bad values or files.
+    public static func load(arguments: [String], environment: [String: String]) throws -> AgentConfig {
+        let parsed = try ParsedArguments(arguments, spec: spec)
+        if let extra = parsed.positional.first {
+            throw UsageError("unexpected argument \"\(extra)\"")
+        }
+        return try load(parsed: parsed, environment: environment)
+    }
+
+    /// Builds the configuration from already parsed arguments (e.g. parsed with
+    /// `spec.merging(verbSpec)` by a verb that has its own flags). Positional arguments are ignored.
+    public static func load(parsed: ParsedArguments, environment: [String: String]) throws -> AgentConfig {
+        var config = AgentConfig(server: "")
+        applyEnvironmentDefaults(to: &config, environment: environment)
+        var passwordFileFromFile: String?
+        if let path = parsed.value("--config") {
+            let file = try ConfigFile.load(path: path)
+            try file.validate(schema: fileSchema)
+            try apply(file, to: &config)
+            passwordFileFromFile = try file.section("sip").path("password_file")
+        }
+        try apply(parsed, to: &config)
+        try loadPassword(into: &config, flagFile: parsed.value("--sip-password-file"),
+                         configFile: passwordFileFromFile, environment: environment)
+        try validate(config, configPath: parsed.value("--config"))
+        return config
+    }
+
+    // MARK: - Sources
+
+    static func applyEnvironmentDefaults(to config: inout AgentConfig, environment: [String: String]) {
+        if let state = firstDirectory(environment["STATE_DIRECTORY"]) {
+            config.stateDir = state
+        }
+        if let runtime = firstDirectory(environment["RUNTIME_DIRECTORY"]) {
+            config.socketPath = (runtime as NSString).appendingPathComponent("control.sock")
+        }
+    }
+
+    /// The first entry of a colon-separated systemd directory list.
+    static func firstDirectory(_ value: String?) -> String? {
+        value?.split(separator: ":").first.map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    static func apply(_ file: ConfigFile, to config: inout AgentConfig) throws {
+        let server = file.section("server")
+        if let url = try server.nonEmptyString("url") { config.server = url }
+        if let key = try server.nonEmptyString("app_key") { config.appKey = key }
+        if let ca = try server.path("ca_file") { config.caFile = ca }
+        if let insecure = try server.bool("insecure_tls") { config.insecureTLS = insecure }
+        if let timeout = try server.seconds("connect_timeout", in: 0.1...3600) { config.connectTimeout = timeout }
+
+        let sip = file.section("sip")
+        if let login = try sip.nonEmptyString("login") { config.sipLogin = login }
+        if let name = try sip.nonEmptyString("auth_name") { config.sipAuthName = name }
+        if let domain = try sip.nonEmptyString("domain") { config.sipDomain = domain }
+        if let proxy = try sip.nonEmptyString("outbound_proxy") { config.sipOutboundProxy = proxy }
+        if let port = try sip.int("port", in: 1...65535) { config.sipPort = port }
+        if let register = try sip.bool("register") { config.register = register }
+
+        let agent = file.section("agent")
+        if let dir = try agent.path("state_dir") { config.stateDir = dir }
+        if let socket = try agent.path("socket") { config.socketPath = socket }
+        if let group = try agent.nonEmptyString("socket_group") { config.socketGroup = group }
+        if let level = try agent.custom("log_level", expected: "debug, info, notice, warning or error", LogLevel.init(name:)) {
+            config.logLevel = level
+        }
+        if let keepAlive = try agent.bool("keepalive") { config.keepAlive = keepAlive }
+        if let probes = try agent.int("receive_probes", in: 0...1000) { config.receiveProbes = probes }
+        if let interval = try agent.seconds("probes_interval", in: 0.1...3600) { config.probesInterval = interval }
+        if let cap = try agent.seconds("backoff_cap", in: 1...86400) { config.backoffCap = cap }
+    }
+
+    static func apply(_ parsed: ParsedArguments, to config: inout AgentConfig) throws {
+        func text(_ flag: String) throws -> String? {
+            guard let value = parsed.value(flag) else { return nil }
+            guard !value.isEmpty else { throw UsageError("\(flag) needs a non-empty value") }
+            return value
+        }
+        if let v = try text("--server") { config.server = v }
+        if let v = try text("--app-key") { config.appKey = v }
+        if let v = try text("--sip-login") { config.sipLogin = v }
+        if let v = try text("--sip-auth-name") { config.sipAuthName = v }
+        if let v = try text("--sip-domain") { config.sipDomain = v }
+        if let v = try text("--sip-outbound-proxy") { config.sipOutboundProxy = v }
+        if let v = try text("--sip-port") {
+            guard let port = ConfigValue.port(v) else { throw ConfigError("--sip-port: invalid port \"\(v)\" (expected 1...65535)") }
+            config.sipPort = port
+        }
+        if let last = parsed.lastFlag(among: ["--register", "--no-register"]) { config.register = last == "--register" }
+        if let v = try text("--state-dir") { config.stateDir = v }
+        if let v = try text("--socket") { config.socketPath = v }
+        if let v = try text("--socket-group") { config.socketGroup = v }
+        if let v = try text("--ca-file") { config.caFile = v }
+        if parsed.has("--insecure-tls") { config.insecureTLS = true }
+        if let v = try text("--log-level") {
+            guard let level = LogLevel(name: v) else {
+                throw ConfigError("--log-level: invalid level \"\(v)\" (expected debug, info, notice, warning or error)")
+            }
+            config.logLevel = level
+        }
+    }
+
+    // MARK: - Password
+
+    static func loadPassword(into config: inout AgentConfig, flagFile: String?, configFile: String?,
+                             environment: [String: String]) throws {
+        let path: String
+        if let file = flagFile ?? configFile {
+            path = file
+        } else if let credentials = firstDirectory(environment["CREDENTIALS_DIRECTORY"]) {
+            let candidate = (credentials as NSString).appendingPathComponent(credentialName)
+            // An absent credential is fine (no password configured); an unreadable one is not.
+            guard access(candidate, F_OK) == 0 else { return }
+            path = candidate
+        } else {
+            return
+        }
+        config.sipPassword = try readSecret(path: path, what: "SIP password file")
+        config.sipPasswordFile = path
+    }
+
+    /// Reads a one-line secret file: trailing CR/LF removed, empty is an error. The secret is
+    /// registered with `SecretRedactor`. Errors name the file, never its content.
+    public static func readSecret(path: String, what: String) throws -> String {
+        let data: Data
+        do {
+            data = try FileReading.readAll(path: path, limit: 64 * 1024)
+        } catch {
+            throw ConfigError("cannot read \(what) \(path): \(error.reason)")
+        }
+        guard var secret = String(data: data, encoding: .utf8) else {
+            throw ConfigError("\(what) \(path) is not valid UTF-8")
+        }
+        while secret.hasSuffix("\n") || secret.hasSuffix("\r") { secret.removeLast() }
+        guard !secret.isEmpty else { throw ConfigError("\(what) \(path) is empty") }
+        SecretRedactor.register(secret)
+        return secret
+    }
+
+    // MARK: - Validation
+
+    static func validate(_ config: AgentConfig, configPath: String?) throws {
+        guard !config.server.isEmpty else {
+            let fileHint = configPath.map { "set url in [server] of \($0) or " } ?? ""
+            throw ConfigError("missing server: \(fileHint)pass --server ws://host:8080 (or wss://)")
+        }
+        let lower = config.server.lowercased()
+        guard lower.hasPrefix("ws://") || lower.hasPrefix("wss://"),
+              let host = URLComponents(string: config.server)?.host, !host.isEmpty
+        else {
+            throw ConfigError("invalid server URL \"\(config.server)\": expected ws://host[:port][/path] or wss://...")
+        }
+        if config.register && config.sipLogin == nil && (config.sipDomain != nil || config.sipPassword != nil) {
+            throw ConfigError("SIP settings given without a SIP login: set login in [sip] or pass --sip-login")
+        }
+    }
+}

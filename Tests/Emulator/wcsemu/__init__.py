@@ -1,0 +1,19 @@
+"""wcsemu: a loopback emulator of a Flashphoner Web Call Server (WCS) for tests.
+
+The emulator speaks the WCS client WebSocket protocol (see docs/wcs-protocol.md) and fakes the SIP side
+(a PBX with known users, callers and callees). Tests drive the SIP side through a small HTTP control API.
+
+Modules:
+    settings    command-line flags and the run-time settings object
+    frames      WCS frame encoding/decoding and secret redaction
+    model       Session and Call records and their JSON views
+    sdp         SDP helpers and the fixed (signaling-only) media engine
+    media       the media-engine interface and the engine factory
+    connection  one client WebSocket: framing, ping/pong, silence switches
+    sessions    session lifecycle: login, registration, keepAlive, token resume, expiry
+    calls       call flows: incoming, outgoing, hold, DTMF, transfer, hangup
+    push        out-of-band push delivery for detached sessions
+    control     the HTTP/1.1 JSON control API
+    core        the Emulator object that ties everything together
+    main        process entry: flags, servers, ready line, signals
+"""
