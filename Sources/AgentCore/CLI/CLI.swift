@@ -1,0 +1,53 @@
+import Foundation
+import MainLoop
+import WCSSession
+
+/// The `wcs-agent` command line: `run` starts the daemon; the other verbs talk to it.
+public enum CLI {
+    static let usage = """
+    usage: wcs-agent <verb> [flags]
+
+    Daemon:
+      run [--config FILE] [flags]   hold a WCS session in the foreground (what systemd starts)
+                                    see `wcs-agent run --help` and docs/config.md for flags
+
+    Talking to a running daemon (flags: --socket PATH | --config FILE):
+      status [--json]               state, server, connected since, token age, registration, calls
+      reconnect                     bring the session back now (what a push handler runs);
+                                    exit 0 when the session is back, 4 when it is not
+      sleep                         close the socket on purpose; the server keeps the session
+      events [--json]               follow the daemon's events until interrupted
+
+      --version, help
+
+    Exit codes: 0 ok, 1 error, 2 usage, 3 no daemon running, 4 session not back.
+    """
+
+    /// Runs the command line `arguments` (without the program name); returns the exit code.
+    public static func main(_ arguments: [String]) async -> Int32 {
+        guard let verb = arguments.first else {
+            printError(usage)
+            return ExitCode.usage.rawValue
+        }
+        let rest = Array(arguments.dropFirst())
+        switch verb {
+        case "run":
+            return await DaemonCommand.run(rest)
+        case "status", "reconnect", "sleep", "events":
+            return await ClientCommands.run(verb: verb, rest)
+        case "--version", "version":
+            print("wcs-agent \(AgentCore.version)")
+            return ExitCode.ok.rawValue
+        case "help", "--help", "-h":
+            print(usage)
+            return ExitCode.ok.rawValue
+        default:
+            printError("wcs-agent: unknown verb \"\(verb)\"\n\n\(usage)")
+            return ExitCode.usage.rawValue
+        }
+    }
+
+    static func printError(_ text: String) {
+        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+}

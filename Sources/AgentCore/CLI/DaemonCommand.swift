@@ -1,0 +1,89 @@
+import Foundation
+import MainLoop
+import WCSSession
+
+/// `wcs-agent run`: the foreground daemon systemd starts.
+enum DaemonCommand {
+    static func run(_ arguments: [String]) async -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print("usage: wcs-agent run [--config FILE] [--server URL] [--app-key KEY] [--sip-login LOGIN]\n"
+                + "  [--sip-auth-name NAME] [--sip-password-file FILE] [--sip-domain DOMAIN] [--sip-outbound-proxy HOST]\n"
+                + "  [--sip-port PORT] [--register|--no-register] [--state-dir DIR] [--socket PATH] [--socket-group GROUP]\n"
+                + "  [--ca-file PEM] [--insecure-tls] [--log-level debug|info|notice|warning|error]\n"
+                + "The SIP password is never taken from the command line: use --sip-password-file or\n"
+                + "$CREDENTIALS_DIRECTORY/sip-password. See docs/config.md.")
+            return ExitCode.ok.rawValue
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let config: AgentConfig
+        do {
+            config = try ConfigLoader.load(arguments: arguments, environment: environment)
+        } catch let error as UsageError {
+            CLI.printError("wcs-agent run: \(error)")
+            return ExitCode.usage.rawValue
+        } catch {
+            CLI.printError("wcs-agent run: \(error)")
+            return ExitCode.failure.rawValue
+        }
+        AgentLogger.install(level: config.logLevel, environment: environment)
+        if let password = config.sipPassword { SecretRedactor.register(password) }
+
+        let notifier = SystemdNotifier(environment: environment)
+        let tokenStore = TokenStore(directory: config.stateDir)
+        let broadcaster = EventBroadcaster()
+        let agent = Agent(config: config, tokenStore: tokenStore, notifier: notifier) { event in
+            broadcaster.send(event)
+        }
+        let server: ControlServer
+        do {
+            server = try ControlServer(path: config.socketPath, group: config.socketGroup) { request in
+                await ControlDispatcher.handle(request, agent: agent)
+            }
+        } catch {
+            Log.error("agent", "control socket \(config.socketPath): \(error)")
+            return ExitCode.failure.rawValue
+        }
+        broadcaster.attach(server)
+        Log.notice("agent", "wcs-agent \(AgentCore.version) starting; server \(config.server), control socket \(config.socketPath)")
+        let signals = SignalHandling.signals()
+        await agent.start()
+        let watchdog = startWatchdog(notifier)
+        for await signal in signals {
+            if signal == SIGHUP {
+                Log.notice("agent", "SIGHUP: configuration reload is not supported yet; restart the service to apply changes")
+                continue
+            }
+            Log.notice("agent", "signal \(signal): shutting down (the server keeps the session)")
+            break
+        }
+        watchdog?.cancel()
+        await agent.shutdown()
+        server.close()
+        return ExitCode.ok.rawValue
+    }
+
+    /// Sends WATCHDOG=1 from the main loop thread at half the WatchdogSec interval, so a stuck
+    /// event loop stops the pings and systemd restarts us.
+    private static func startWatchdog(_ notifier: SystemdNotifier) -> LoopTimer? {
+        guard let interval = notifier.watchdogInterval else { return nil }
+        return MainLoop.shared.schedule(after: interval, repeating: true) { notifier.watchdog() }
+    }
+}
+
+/// Forwards agent events to the control server's subscribers once the server exists.
+final class EventBroadcaster: @unchecked Sendable {
+    private let lock = NSLock()
+    private var server: ControlServer?
+
+    func attach(_ server: ControlServer) {
+        lock.lock(); defer { lock.unlock() }
+        self.server = server
+    }
+
+    func send(_ event: JSONValue) {
+        lock.lock()
+        let server = self.server
+        lock.unlock()
+        server?.broadcast(event)
+    }
+}
