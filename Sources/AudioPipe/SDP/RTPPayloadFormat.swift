@@ -30,6 +30,9 @@ public struct RTPPayloadFormat: Sendable, Equatable {
         encodingName.lowercased() == name.lowercased() && self.clockRate == clockRate
     }
 
+    /// Whether this is RFC 4733 `telephone-event` (any clock rate).
+    public var isTelephoneEvent: Bool { encodingName.lowercased() == "telephone-event" }
+
     /// Splits an fmtp value such as `minptime=10; useinbandfec=1`.
     static func splitParameters(_ text: String) -> [String: String] {
         var result: [String: String] = [:]
