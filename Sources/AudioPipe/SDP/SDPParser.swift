@@ -33,17 +33,18 @@ enum SDPParser {
         return session
     }
 
-    /// Splits on `\n`, drops a trailing `\r`, skips blank lines, and checks `<letter>=`.
+    /// Splits on `\n` (bytes, since `\r\n` is one Character), drops a trailing `\r`, skips
+    /// blank lines, and checks `<letter>=`.
     private static func splitLines(_ text: String) throws(SDPError) -> [SDPLine] {
         var result: [SDPLine] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = Substring(raw)
-            if line.hasSuffix("\r") { line = line.dropLast() }
+        for (index, raw) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let bytes = raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw
+            let line = String(decoding: bytes, as: UTF8.self)
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             let number = index + 1
-            guard line.count >= 2, let type = line.first, letters.contains(type),
-                  line[line.index(after: line.startIndex)] == "=" else {
-                throw SDPError(line: number, text: String(line), reason: "not a <letter>=<value> line")
+            guard line.utf8.count >= 2, let type = line.first, letters.contains(type),
+                  line.utf8.dropFirst().first == UInt8(ascii: "=") else {
+                throw SDPError(line: number, text: line, reason: "not a <letter>=<value> line")
             }
             result.append(SDPLine(type: type, value: String(line.dropFirst(2)), lineNumber: number))
         }
