@@ -141,3 +141,13 @@ import Testing
         #expect(MediaDirection.allCases.map(\.reversed) == [.sendrecv, .recvonly, .sendonly, .inactive])
     }
 }
+
+@Suite struct SDPLaxInputTests {
+    @Test func trailingSpacesAroundAttributeNamesAreTolerated() throws {
+        let text = SDPFixtures.offer(media: ["a=sendonly ", "a=mid:0", "a=rtcp-mux "])
+        let sdp = try SessionDescription(parsing: text)
+        let audio = try #require(try AudioMediaDescription.firstAudio(in: sdp))
+        #expect(audio.direction == .sendonly && audio.rtcpMux)
+        #expect(sdp.serialized() == text)
+    }
+}

@@ -33,25 +33,39 @@ public struct NegotiatedAudio: Sendable, Equatable {
     /// The first remote `a=ssrc`, if announced.
     public var remoteSSRC: UInt32?
 
+    /// Creates a result from its parts (for tests and callers that negotiate elsewhere).
+    public init(codec: AudioCodec, telephoneEventPT: UInt8? = nil, telephoneEventClockRate: Int? = nil,
+                remoteIceUfrag: String, remoteIcePwd: String, remoteCandidates: [ICECandidateLine] = [],
+                remoteIceLite: Bool = false, remoteFingerprint: DTLSFingerprint, dtlsRole: DTLSRole,
+                rtcpMux: Bool = true, remoteDirection: MediaDirection = .sendrecv,
+                localDirection: MediaDirection = .sendrecv, mid: String? = nil, remotePtime: Int? = nil,
+                remoteMaxPtime: Int? = nil, remoteSSRC: UInt32? = nil) {
+        self.codec = codec
+        self.telephoneEventPT = telephoneEventPT
+        self.telephoneEventClockRate = telephoneEventClockRate
+        self.remoteIceUfrag = remoteIceUfrag
+        self.remoteIcePwd = remoteIcePwd
+        self.remoteCandidates = remoteCandidates
+        self.remoteIceLite = remoteIceLite
+        self.remoteFingerprint = remoteFingerprint
+        self.dtlsRole = dtlsRole
+        self.rtcpMux = rtcpMux
+        self.remoteDirection = remoteDirection
+        self.localDirection = localDirection
+        self.mid = mid
+        self.remotePtime = remotePtime
+        self.remoteMaxPtime = remoteMaxPtime
+        self.remoteSSRC = remoteSSRC
+    }
+
     /// Assembles the result from the remote audio section and the local decisions.
     init(codec: AudioCodec, telephoneEvent: RTPPayloadFormat?, remote: AudioMediaDescription,
          credentials: RemoteTransportCredentials, dtlsRole: DTLSRole, rtcpMux: Bool, localDirection: MediaDirection) {
-        self.codec = codec
-        telephoneEventPT = telephoneEvent?.payloadType
-        telephoneEventClockRate = telephoneEvent?.clockRate
-        remoteIceUfrag = credentials.ufrag
-        remoteIcePwd = credentials.pwd
-        remoteCandidates = remote.candidates
-        remoteIceLite = remote.iceLite
-        remoteFingerprint = credentials.fingerprint
-        self.dtlsRole = dtlsRole
-        self.rtcpMux = rtcpMux
-        remoteDirection = remote.direction
-        self.localDirection = localDirection
-        mid = remote.mid
-        remotePtime = remote.ptime
-        remoteMaxPtime = remote.maxptime
-        remoteSSRC = remote.ssrcs.first?.ssrc
+        self.init(codec: codec, telephoneEventPT: telephoneEvent?.payloadType, telephoneEventClockRate: telephoneEvent?.clockRate,
+                  remoteIceUfrag: credentials.ufrag, remoteIcePwd: credentials.pwd, remoteCandidates: remote.candidates,
+                  remoteIceLite: remote.iceLite, remoteFingerprint: credentials.fingerprint, dtlsRole: dtlsRole,
+                  rtcpMux: rtcpMux, remoteDirection: remote.direction, localDirection: localDirection, mid: remote.mid,
+                  remotePtime: remote.ptime, remoteMaxPtime: remote.maxptime, remoteSSRC: remote.ssrcs.first?.ssrc)
     }
 }
 

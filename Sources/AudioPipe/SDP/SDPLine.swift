@@ -55,13 +55,14 @@ public struct SDPAttribute: Sendable, Equatable {
         self.value = value
     }
 
-    /// Splits the text after `a=` at its first colon.
+    /// Splits the text after `a=` at its first colon; spaces around the name are dropped
+    /// (`a=sendrecv ` from a lax peer is still the sendrecv flag).
     public init(attributeLineValue text: String) {
         if let colon = text.firstIndex(of: ":") {
-            name = String(text[..<colon])
+            name = text[..<colon].trimmingSpaces()
             value = String(text[text.index(after: colon)...])
         } else {
-            name = text
+            name = text.trimmingSpaces()
             value = nil
         }
     }

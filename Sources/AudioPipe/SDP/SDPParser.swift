@@ -64,7 +64,7 @@ enum SDPParser {
                 throw line.error("t= needs two numbers")
             }
         case "a":
-            guard let name = line.attribute?.name, !name.isEmpty, !name.contains(" ") else {
+            guard let name = line.attribute?.name, !name.isEmpty else {
                 throw line.error("a= line without an attribute name")
             }
         default:
