@@ -57,7 +57,9 @@ public struct DTLSFingerprint: Sendable, Hashable, CustomStringConvertible {
             guard pair.count == 2, let byte = UInt8(pair, radix: 16) else { throw .invalidFingerprint(sdpValue) }
             digest.append(byte)
         }
-        try self.init(algorithm: algorithm, digest: digest)
+        guard digest.count == algorithm.digestLength else { throw .invalidFingerprint(sdpValue) }
+        self.algorithm = algorithm
+        self.digest = digest
     }
 
     /// The fingerprint of an OpenSSL `X509*`, or nil if OpenSSL cannot digest it.

@@ -6,9 +6,13 @@ public struct DTLSRetransmissionPolicy: Sendable, Equatable {
     /// Ceiling for the doubled timeout, in seconds.
     public var maximumTimeout: Double
 
-    /// A policy; both values are clamped to 1 ms ... 60 s and the maximum to at least the initial.
+    /// The shortest timeout accepted: OpenSSL treats a timer with less than 15 ms left as expired
+    /// whenever it reads, so shorter timers would retransmit on every received datagram.
+    public static let minimumTimeout = 0.03
+
+    /// A policy; both values are clamped to `minimumTimeout` ... 60 s, the maximum to at least the initial.
     public init(initialTimeout: Double, maximumTimeout: Double) {
-        let initial = min(max(initialTimeout, 0.001), 60)
+        let initial = min(max(initialTimeout, Self.minimumTimeout), 60)
         self.initialTimeout = initial
         self.maximumTimeout = min(max(maximumTimeout, initial), 60)
     }

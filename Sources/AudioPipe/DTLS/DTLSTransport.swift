@@ -114,9 +114,10 @@ public final class DTLSTransport {
         finishOperation()
     }
 
-    /// Feeds one datagram received from the peer. Garbage is dropped by OpenSSL; after failure or
-    /// close datagrams are ignored. Before `start()` up to 64 datagrams are kept for it.
+    /// Feeds one datagram received from the peer. Garbage is dropped by OpenSSL, empty datagrams
+    /// here; after failure or close datagrams are ignored. Before `start()` up to 64 are kept for it.
     public func receive(_ datagram: [UInt8]) {
+        guard !datagram.isEmpty else { return }  // a 0-byte BIO read would look like EOF to OpenSSL
         switch state {
         case .failed, .closed:
             return
