@@ -167,7 +167,7 @@ public final class DTLSTransport {
         case .idle, .connecting:
             break
         }
-        end(with: .closed)
+        end(failure: nil)
         finishOperation()
     }
 
@@ -238,7 +238,9 @@ public final class DTLSTransport {
     /// answers), alerts and close_notify. Application data is not used by DTLS-SRTP and is dropped.
     private func readAfterHandshake() {
         var buffer = [UInt8](repeating: 0, count: 2048)
-        while case .connected = state, channel.nextIncomingSize > 0 {
+        var budget = DatagramChannel.inboundLimit + 16  // bounds the loop whatever OpenSSL reports
+        while case .connected = state, budget > 0, channel.nextIncomingSize > 0 || SSL_has_pending(ssl) == 1 {
+            budget -= 1
             OpenSSLErrorQueue.clear()
             let count = SSL_read(ssl, &buffer, Int32(buffer.count))
             if count > 0 {
@@ -253,7 +255,7 @@ public final class DTLSTransport {
                 Log.info("dtls", "peer sent close_notify")
                 SSL_shutdown(ssl)
                 OpenSSLErrorQueue.clear()
-                end(with: .closed)
+                end(failure: nil)
             default:
                 fail(.protocolFailure(reason: OpenSSLErrorQueue.takeReason(fallback: "SSL_get_error \(code)")))
             }
@@ -264,17 +266,19 @@ public final class DTLSTransport {
 
     private func fail(_ error: DTLSError) {
         Log.warning("dtls", "\(role): \(error)")
-        end(with: .failed(error))
+        end(failure: error)
     }
 
-    private func end(with event: Event) {
-        switch event {
-        case let .failed(error): state = .failed(error)
-        case .closed: state = .closed
-        case let .connected(keys): state = .connected(keys)
+    /// Ends the transport: `.failed(failure)`, or `.closed` when `failure` is nil.
+    private func end(failure: DTLSError?) {
+        if let failure {
+            state = .failed(failure)
+            pendingEvents.append(.failed(failure))
+        } else {
+            state = .closed
+            pendingEvents.append(.closed)
         }
         channel.discardIncoming()
-        pendingEvents.append(event)
     }
 
     /// Sends what OpenSSL wrote and reports events, after OpenSSL has returned.
