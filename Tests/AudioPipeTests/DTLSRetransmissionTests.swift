@@ -33,27 +33,27 @@ import Testing
         #expect(harness.dropped == 2 && harness.timeouts >= 1)
     }
 
-    @Test func lostClientFinishedFlightIsResent() async throws {
+    /// A drop rule that loses the first datagram from `sender` that `matches`, once.
+    static func dropFirst(from sender: DTLSRole, where matches: @escaping ([UInt8]) -> Bool) -> Harness.DropRule {
         var droppedOnce = false
-        let harness = try Harness(drop: { sender, datagram, _ in
-            // The client's second flight starts with its Certificate (handshake type 11).
-            guard sender == .client, !droppedOnce, Self.firstMessage(datagram).handshakeType == 11 else { return false }
+        return { role, datagram, _ in
+            guard role == sender, !droppedOnce, matches(datagram) else { return false }
             droppedOnce = true
             return true
-        })
+        }
+    }
+
+    @Test func lostClientFinishedFlightIsResent() async throws {
+        // The client's second flight starts with its Certificate (handshake type 11).
+        let harness = try Harness(drop: Self.dropFirst(from: .client) { Self.firstMessage($0).handshakeType == 11 })
         try await harness.run()
         try Self.expectConnected(harness)
         #expect(harness.dropped == 1)
     }
 
     @Test func lostServerFinishedFlightIsResentOnClientRetransmission() async throws {
-        var droppedOnce = false
-        let harness = try Harness(drop: { sender, datagram, _ in
-            // The server's last flight starts with ChangeCipherSpec (content type 20).
-            guard sender == .server, !droppedOnce, Self.firstMessage(datagram).contentType == 20 else { return false }
-            droppedOnce = true
-            return true
-        })
+        // The server's last flight starts with ChangeCipherSpec (content type 20).
+        let harness = try Harness(drop: Self.dropFirst(from: .server) { Self.firstMessage($0).contentType == 20 })
         try await harness.run()
         try Self.expectConnected(harness)
         #expect(harness.dropped == 1)
