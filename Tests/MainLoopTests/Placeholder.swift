@@ -1,4 +1,0 @@
-@testable import MainLoop
-import Testing
-
-@Test func moduleLoads() { _ = MainLoopModule.self }
