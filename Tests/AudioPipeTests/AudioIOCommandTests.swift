@@ -54,11 +54,7 @@ import Testing
         source.close()
 
         let sink = try CommandSink(command: "wcs-agent-no-such-audio-command-xyz")
-        var failure: AudioIOError?
-        _ = AudioIOTestSupport.eventually {
-            do { try sink.write(frame) } catch { failure = error as? AudioIOError }
-            return failure != nil
-        }
+        let failure = AudioIOTestSupport.firstWriteFailure(sink, frame: frame)
         #expect(failure == .sinkFailed("the reading end of the pipe was closed; the command exited with status 127 (command not found)"))
         try sink.close()
     }

@@ -80,12 +80,7 @@ import Testing
         let ends = try makePipeEnds()
         close(ends.read)
         let sink = try RawPCMSink(fileDescriptor: ends.write, closeOnClose: true)
-        let frame = [Int16](repeating: 100, count: 960)
-        var failure: AudioIOError?
-        _ = AudioIOTestSupport.eventually {
-            do { try sink.write(frame) } catch { failure = error as? AudioIOError }
-            return failure != nil
-        }
+        let failure = AudioIOTestSupport.firstWriteFailure(sink, frame: [Int16](repeating: 100, count: 960))
         #expect(failure == .sinkFailed("the reading end of the pipe was closed"))
         try sink.close()
     }

@@ -79,4 +79,14 @@ enum AudioIOTestSupport {
         }
         return collected
     }
+
+    /// Keeps writing `frame` until the sink throws (or 10 s pass); returns the error.
+    static func firstWriteFailure(_ sink: some AudioSink, frame: [Int16]) -> AudioIOError? {
+        var failure: AudioIOError?
+        _ = eventually {
+            do { try sink.write(frame) } catch { failure = error as? AudioIOError }
+            return failure != nil
+        }
+        return failure
+    }
 }
