@@ -122,6 +122,9 @@ import Testing
             try RawPCMSource(path: "/nonexistent/in.raw")
         }
         #expect(throws: AudioIOError.self) { try RawPCMSink(path: "/nonexistent/out.raw") }
+        #expect(throws: AudioIOError.system(operation: "file descriptor 987", errno: EBADF, message: "Bad file descriptor")) {
+            try RawPCMSink(fileDescriptor: 987)
+        }
         #expect(throws: AudioIOError.invalidArgument("buffer length must be positive, got 0 ms")) {
             try RawPCMSource(fileDescriptor: 0, bufferMilliseconds: 0)
         }

@@ -17,6 +17,7 @@ public final class RawPCMSink: AudioSink, @unchecked Sendable {
 
     /// Writes to `fileDescriptor`, closing it on `close()` only if `closeOnClose`.
     public init(fileDescriptor: Int32, closeOnClose: Bool = false, bufferMilliseconds: Int = 1_000) throws {
+        try requireOpenDescriptor(fileDescriptor)
         descriptor = fileDescriptor
         closeDescriptor = closeOnClose
         writer = try BackgroundPCMWriter(target: .descriptor(fileDescriptor),

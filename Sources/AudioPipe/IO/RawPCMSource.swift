@@ -13,6 +13,7 @@ public final class RawPCMSource: AudioSource, @unchecked Sendable {
     /// The buffer holds `bufferMilliseconds` of audio (default 1 s).
     public init(fileDescriptor: Int32, closeOnClose: Bool = false, bufferMilliseconds: Int = 1_000,
                 overflow: PCMOverflowPolicy = .dropOldest) throws {
+        try requireOpenDescriptor(fileDescriptor)
         reader = try BackgroundPCMReader(descriptor: fileDescriptor, ownsDescriptor: closeOnClose,
                                          capacity: bufferCapacity(milliseconds: bufferMilliseconds),
                                          overflow: overflow, name: "pcm-source-\(fileDescriptor)")

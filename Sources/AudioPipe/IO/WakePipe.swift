@@ -98,6 +98,11 @@ func encodeLittleEndianPCM(_ samples: UnsafeBufferPointer<Int16>, into bytes: in
     }
 }
 
+/// Throws a clear error unless `descriptor` is an open file descriptor.
+func requireOpenDescriptor(_ descriptor: Int32) throws {
+    guard fcntl(descriptor, F_GETFD) != -1 else { throw AudioIOError.lastSystemError("file descriptor \(descriptor)") }
+}
+
 /// The sample capacity for a buffer of `milliseconds` at 48 kHz, at least `minimum`.
 func bufferCapacity(milliseconds: Int, minimum: Int = 4_096) throws -> Int {
     guard milliseconds > 0 else { throw AudioIOError.invalidArgument("buffer length must be positive, got \(milliseconds) ms") }
