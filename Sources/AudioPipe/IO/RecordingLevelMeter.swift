@@ -1,0 +1,104 @@
+import Foundation
+
+/// Level and pitch of a stretch of 48 kHz mono audio.
+public struct AudioLevels: Sendable, Equatable, CustomStringConvertible {
+    /// The floor reported for digital silence, in dBFS.
+    public static let silenceFloor = -120.0
+
+    /// Samples measured.
+    public var sampleCount: Int
+    /// RMS level in dBFS, relative to a full-scale square wave (a full-scale sine reads −3 dBFS);
+    /// `silenceFloor` for silence.
+    public var rmsDBFS: Double
+    /// Peak level in dBFS (|sample| / 32768); `silenceFloor` for silence.
+    public var peakDBFS: Double
+    /// The dominant frequency in Hz (see `SpectrumAnalysis.dominantFrequency`), nil when silent or too short.
+    public var dominantFrequency: Double?
+
+    /// Measures a buffer.
+    public static func measure(_ samples: UnsafeBufferPointer<Int16>, sampleRate: Int = AudioPipe.sampleRate) -> AudioLevels {
+        var sumOfSquares = 0.0
+        var peak = 0
+        for sample in samples {
+            let value = Int(sample)
+            sumOfSquares += Double(value * value)
+            peak = max(peak, abs(value))
+        }
+        return AudioLevels(sampleCount: samples.count, sumOfSquares: sumOfSquares, peak: peak,
+                           dominantFrequency: SpectrumAnalysis.dominantFrequency(samples, sampleRate: sampleRate))
+    }
+
+    /// Measures an array.
+    public static func measure(_ samples: [Int16], sampleRate: Int = AudioPipe.sampleRate) -> AudioLevels {
+        samples.withUnsafeBufferPointer { measure($0, sampleRate: sampleRate) }
+    }
+
+    init(sampleCount: Int, sumOfSquares: Double, peak: Int, dominantFrequency: Double?) {
+        self.sampleCount = sampleCount
+        let rms = sampleCount == 0 ? 0 : (sumOfSquares / Double(sampleCount)).squareRoot()
+        rmsDBFS = Self.decibels(rms)
+        peakDBFS = Self.decibels(Double(peak))
+        self.dominantFrequency = dominantFrequency
+    }
+
+    private static func decibels(_ level: Double) -> Double {
+        level <= 0 ? silenceFloor : max(silenceFloor, 20 * log10(level / 32_768))
+    }
+
+    public var description: String {
+        let pitch = dominantFrequency.map { String(format: "%.1f Hz", $0) } ?? "none"
+        return String(format: "rms %.1f dBFS, peak %.1f dBFS, dominant %@, %d samples", rmsDBFS, peakDBFS, pitch, sampleCount)
+    }
+}
+
+/// A sink that measures what is written to it: RMS and peak over everything since the last
+/// `reset()`, and the dominant frequency over the most recent `analysisWindow` samples.
+/// Use it alone or alongside a real sink (for tests and the demo's call summary).
+public final class RecordingLevelMeter: AudioSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var recent: SampleRing
+    private var sumOfSquares = 0.0
+    private var peak = 0
+    private var total = 0
+
+    /// Keeps the newest `analysisWindow` samples (default 1 s at 48 kHz) for pitch estimation.
+    public init(analysisWindow: Int = AudioPipe.sampleRate) {
+        recent = SampleRing(capacity: max(256, analysisWindow))
+    }
+
+    public func write(_ samples: UnsafeBufferPointer<Int16>) {
+        lock.withLock {
+            for sample in samples {
+                let value = Int(sample)
+                sumOfSquares += Double(value * value)
+                peak = max(peak, abs(value))
+            }
+            total += samples.count
+            recent.append(samples)
+        }
+    }
+
+    /// Nothing to release.
+    public func close() {}
+
+    /// The levels so far.
+    public var levels: AudioLevels {
+        lock.withLock {
+            var window = [Int16](repeating: 0, count: recent.count)
+            var copy = recent
+            window.withUnsafeMutableBufferPointer { _ = copy.read(into: $0) }
+            return AudioLevels(sampleCount: total, sumOfSquares: sumOfSquares, peak: peak,
+                               dominantFrequency: SpectrumAnalysis.dominantFrequency(window, sampleRate: AudioPipe.sampleRate))
+        }
+    }
+
+    /// Starts measuring afresh.
+    public func reset() {
+        lock.withLock {
+            recent.removeAll()
+            sumOfSquares = 0
+            peak = 0
+            total = 0
+        }
+    }
+}
