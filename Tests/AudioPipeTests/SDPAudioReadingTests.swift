@@ -122,11 +122,11 @@ import Testing
     }
 
     @Test func fingerprintFormatsAndParses() throws {
-        let fingerprint = try DTLSFingerprint(parsing: "SHA-256 " + (0..<32).map { _ in "0a" }.joined(separator: ":"))
+        let fingerprint = try SDPFingerprint(parsing: "SHA-256 " + (0..<32).map { _ in "0a" }.joined(separator: ":"))
         #expect(fingerprint.algorithm == "sha-256")
         #expect(fingerprint.bytes == Array(repeating: 10, count: 32))
         #expect(fingerprint.description == "sha-256 " + Array(repeating: "0A", count: 32).joined(separator: ":"))
-        #expect(try DTLSFingerprint(parsing: "sha-1 01:02:03").bytes == [1, 2, 3])
+        #expect(try SDPFingerprint(parsing: "sha-1 01:02:03").bytes == [1, 2, 3])
     }
 
     @Test func directionAnswerTable() {

@@ -25,7 +25,7 @@ enum SDPFixtures {
     }
 
     /// A fixed 32-byte SHA-256 fingerprint for our side.
-    static let ourFingerprint = DTLSFingerprint.sha256((0..<32).map { UInt8($0 * 7 & 0xFF) })
+    static let ourFingerprint = SDPFingerprint.sha256((0..<32).map { UInt8($0 * 7 & 0xFF) })
 
     /// Our default capabilities (Opus, PCMU, PCMA, telephone-event; no candidates).
     static func local(codecs: [AudioCodecKind] = [.opus, .pcmu, .pcma], direction: MediaDirection = .sendrecv) -> LocalAudioCapabilities {

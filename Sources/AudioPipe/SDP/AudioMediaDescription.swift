@@ -62,7 +62,7 @@ public struct AudioMediaDescription: Sendable, Equatable {
     /// Whether `a=ice-lite` is present (session level, or media level from lax peers).
     public let iceLite: Bool
     /// Every `a=fingerprint` (media-level ones if any, else session-level), any hash.
-    public let fingerprints: [DTLSFingerprint]
+    public let fingerprints: [SDPFingerprint]
     /// `a=setup` (media, else session).
     public let setup: DTLSSetup?
     /// The `a=candidate` lines of this section.
@@ -128,7 +128,7 @@ public struct AudioMediaDescription: Sendable, Equatable {
     }
 
     /// The first SHA-256 fingerprint, if any.
-    public var sha256Fingerprint: DTLSFingerprint? {
+    public var sha256Fingerprint: SDPFingerprint? {
         fingerprints.first { $0.algorithm == "sha-256" }
     }
 }
@@ -214,9 +214,9 @@ private struct AttributeReader {
         return RTCPAttribute(port: port, connection: connection)
     }
 
-    func fingerprints() throws(SDPError) -> [DTLSFingerprint] {
+    func fingerprints() throws(SDPError) -> [SDPFingerprint] {
         try lines("fingerprint").map { line throws(SDPError) in
-            try DTLSFingerprint(parsing: line.attribute?.value ?? "", lineNumber: line.lineNumber)
+            try SDPFingerprint(parsing: line.attribute?.value ?? "", lineNumber: line.lineNumber)
         }
     }
 

@@ -1,5 +1,6 @@
-/// An `a=fingerprint:<hash> <hex:hex:...>` value (RFC 8122).
-public struct DTLSFingerprint: Sendable, Equatable, CustomStringConvertible {
+/// An `a=fingerprint:<hash> <hex:hex:...>` value as written in SDP (RFC 8122), any hash name.
+/// The DTLS layer checks certificates against `DTLSFingerprint`, made from `description`.
+public struct SDPFingerprint: Sendable, Equatable, CustomStringConvertible {
     /// The hash function name in lowercase, for example `sha-256`.
     public var algorithm: String
     /// The digest bytes.
@@ -12,8 +13,8 @@ public struct DTLSFingerprint: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A SHA-256 fingerprint of a certificate's DER bytes computed elsewhere.
-    public static func sha256(_ bytes: [UInt8]) -> DTLSFingerprint {
-        DTLSFingerprint(algorithm: "sha-256", bytes: bytes)
+    public static func sha256(_ bytes: [UInt8]) -> SDPFingerprint {
+        SDPFingerprint(algorithm: "sha-256", bytes: bytes)
     }
 
     /// Parses `sha-256 AB:CD:...` (hex digits in either case). A SHA-256 digest must be 32 bytes.
@@ -54,14 +55,6 @@ public enum DTLSSetup: String, Sendable, Equatable {
     case actpass
     /// Hold the connection; not supported by this agent.
     case holdconn
-}
-
-/// Our side of the DTLS handshake.
-public enum DTLSRole: Sendable, Equatable {
-    /// We send the ClientHello (our setup is `active`).
-    case client
-    /// We wait for the ClientHello (our setup is `passive`).
-    case server
 }
 
 /// A media direction attribute (RFC 3264 / RFC 8866).

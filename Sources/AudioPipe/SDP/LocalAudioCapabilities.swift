@@ -12,7 +12,7 @@ public struct LocalAudioCapabilities: Sendable, Equatable {
     /// Our ICE password (22-256 ice-chars).
     public var icePwd: String
     /// The SHA-256 fingerprint of our DTLS certificate.
-    public var fingerprint: DTLSFingerprint
+    public var fingerprint: SDPFingerprint
     /// Our gathered candidates (used only when `includeCandidates`).
     public var candidates: [ICECandidateLine]
     /// Writes `candidates` (and `a=end-of-candidates`) into the SDP; the first component-1
@@ -31,7 +31,7 @@ public struct LocalAudioCapabilities: Sendable, Equatable {
     }
 
     /// Creates capabilities; only the credentials and fingerprint have no default.
-    public init(iceUfrag: String, icePwd: String, fingerprint: DTLSFingerprint,
+    public init(iceUfrag: String, icePwd: String, fingerprint: SDPFingerprint,
                 codecs: [AudioCodecKind] = [.opus, .pcmu, .pcma], opusDTX: Bool = false,
                 telephoneEvents: Bool = true, candidates: [ICECandidateLine] = [],
                 includeCandidates: Bool = false, direction: MediaDirection = .sendrecv,

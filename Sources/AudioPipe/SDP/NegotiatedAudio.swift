@@ -15,7 +15,7 @@ public struct NegotiatedAudio: Sendable, Equatable {
     /// Whether the remote is an ICE-lite agent (then we must be controlling).
     public var remoteIceLite: Bool
     /// The remote DTLS certificate fingerprint (always SHA-256).
-    public var remoteFingerprint: DTLSFingerprint
+    public var remoteFingerprint: SDPFingerprint
     /// Our DTLS role.
     public var dtlsRole: DTLSRole
     /// Whether RTP and RTCP share one port.
@@ -36,7 +36,7 @@ public struct NegotiatedAudio: Sendable, Equatable {
     /// Creates a result from its parts (for tests and callers that negotiate elsewhere).
     public init(codec: AudioCodec, telephoneEventPT: UInt8? = nil, telephoneEventClockRate: Int? = nil,
                 remoteIceUfrag: String, remoteIcePwd: String, remoteCandidates: [ICECandidateLine] = [],
-                remoteIceLite: Bool = false, remoteFingerprint: DTLSFingerprint, dtlsRole: DTLSRole,
+                remoteIceLite: Bool = false, remoteFingerprint: SDPFingerprint, dtlsRole: DTLSRole,
                 rtcpMux: Bool = true, remoteDirection: MediaDirection = .sendrecv,
                 localDirection: MediaDirection = .sendrecv, mid: String? = nil, remotePtime: Int? = nil,
                 remoteMaxPtime: Int? = nil, remoteSSRC: UInt32? = nil) {
@@ -73,7 +73,7 @@ public struct NegotiatedAudio: Sendable, Equatable {
 struct RemoteTransportCredentials {
     let ufrag: String
     let pwd: String
-    let fingerprint: DTLSFingerprint
+    let fingerprint: SDPFingerprint
 
     /// Checks a remote audio section: no holdconn, DTLS with a SHA-256 fingerprint, ICE credentials.
     init(checking audio: AudioMediaDescription) throws(SDPNegotiationError) {

@@ -1,0 +1,129 @@
+import Foundation
+import WCSSession
+
+/// The verbs that talk to a running daemon over its control socket.
+enum ClientCommands {
+    static let spec = ArgumentSpec(valueFlags: ["--socket", "--config", "--timeout"], booleanFlags: ["--json"])
+
+    static func run(verb: String, _ arguments: [String]) async -> Int32 {
+        let parsed: ParsedArguments
+        do {
+            parsed = try ParsedArguments(arguments, spec: spec)
+            if let extra = parsed.positional.first { throw UsageError("unexpected argument \"\(extra)\"") }
+        } catch {
+            CLI.printError("wcs-agent \(verb): \(error)")
+            return ExitCode.usage.rawValue
+        }
+        let json = parsed.has("--json")
+        let timeout = parsed.value("--timeout").flatMap(Double.init) ?? (verb == "reconnect" ? 60 : 10)
+        do {
+            let path = try socketPath(parsed)
+            let client = try ControlClient.connect(path: path, timeout: 5)
+            defer { client.close() }
+            switch verb {
+            case "status":
+                let status = try client.request("status", timeout: timeout)
+                print(json ? status.serialized() : StatusFormatter.human(status))
+                return ExitCode.ok.rawValue
+            case "reconnect":
+                let result = try client.request("reconnect", timeout: timeout)
+                if json { print(result.serialized()) } else { print(StatusFormatter.reconnect(result)) }
+                return result["state"]?.stringValue == AgentPhase.online.rawValue ? ExitCode.ok.rawValue : ExitCode.notConnected.rawValue
+            case "sleep":
+                let status = try client.request("sleep", timeout: timeout)
+                print(json ? status.serialized() : "asleep: the server keeps the session; `wcs-agent reconnect` or a push wakes the agent")
+                return ExitCode.ok.rawValue
+            default: // events
+                try client.subscribe(timeout: timeout)
+                while true {
+                    let event = try client.nextEvent(timeout: nil)
+                    print(json ? event.serialized() : StatusFormatter.event(event))
+                    fflush(stdout)
+                }
+            }
+        } catch let error as ControlClientError {
+            CLI.printError("wcs-agent \(verb): \(error)")
+            if case .daemonNotRunning = error { return ExitCode.daemonNotRunning.rawValue }
+            if case .disconnected = error, verb == "events" { return ExitCode.ok.rawValue }
+            return ExitCode.failure.rawValue
+        } catch {
+            CLI.printError("wcs-agent \(verb): \(error)")
+            return ExitCode.failure.rawValue
+        }
+    }
+
+    /// `--socket`, else the config file's `[agent] socket`, else `$WCS_AGENT_SOCKET`, else
+    /// `$RUNTIME_DIRECTORY/control.sock`, else /run/wcs-agent/control.sock.
+    static func socketPath(_ parsed: ParsedArguments) throws -> String {
+        if let path = parsed.value("--socket") { return path }
+        if let file = parsed.value("--config") {
+            let config = try ConfigFile.load(path: file)
+            if let path = try config.section("agent").path("socket") { return path }
+        }
+        let env = ProcessInfo.processInfo.environment
+        if let path = env["WCS_AGENT_SOCKET"], !path.isEmpty { return path }
+        if let dir = env["RUNTIME_DIRECTORY"]?.split(separator: ":").first { return "\(dir)/control.sock" }
+        return AgentConfig.defaultSocketPath
+    }
+}
+
+/// Human renderings of status, reconnect results and events.
+enum StatusFormatter {
+    static func human(_ s: JSONValue) -> String {
+        var lines: [String] = []
+        func row(_ label: String, _ value: String) { lines.append(label.padding(toLength: 17, withPad: " ", startingAt: 0) + value) }
+        let state = s["state"]?.stringValue ?? "?"
+        let registered = s["registered"]?.boolValue == true
+        row("state:", state + (state == "online" ? (registered ? " (registered)" : " (not registered)") : ""))
+        row("server:", s["server"]?.stringValue ?? "?")
+        row("session:", s["session_id"]?.stringValue ?? "-")
+        row("sip login:", s["sip_login"]?.stringValue ?? "-")
+        row("connected since:", s["connected_since"]?.stringValue ?? "-")
+        row("token age:", s["token_age_seconds"]?.intValue.map(duration) ?? (s["has_token"]?.boolValue == true ? "?" : "no token"))
+        if let retry = s["next_retry_in_seconds"], !retry.isNull { row("next retry in:", "\(retry.stringValue ?? "?") s") }
+        if let error = s["last_error"]?.stringValue { row("last error:", error) }
+        let calls = s["calls"]?.arrayValue ?? []
+        row("calls:", calls.isEmpty ? "none" : "\(calls.count)")
+        for call in calls {
+            lines.append("  \(call["call_id"]?.stringValue ?? "?")  \(call["direction"]?.stringValue ?? "")  \(call["status"]?.stringValue ?? "")  \(party(call))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func reconnect(_ r: JSONValue) -> String {
+        let outcome = r["outcome"]?.stringValue ?? "?"
+        let state = r["state"]?.stringValue ?? "?"
+        if state == "online" { return "online (\(outcome.replacingOccurrences(of: "_", with: " ")))" }
+        return "not back: \(state)\(r["last_error"]?.stringValue.map { ": \($0)" } ?? "")"
+    }
+
+    static func event(_ e: JSONValue) -> String {
+        let time = e["time"]?.stringValue.map { String($0.dropFirst(11).prefix(12)) } ?? ""
+        let type = e["type"]?.stringValue ?? "?"
+        var detail: String
+        switch type {
+        case "incoming_call": detail = "\(e["call_id"]?.stringValue ?? "?") from \(party(e))\(e["replayed"]?.boolValue == true ? " (after resume)" : "")"
+        case "call_status": detail = "\(e["call_id"]?.stringValue ?? "?") \(e["status"]?.stringValue ?? "")\(e["info"]?.stringValue.map { " (\($0))" } ?? "")"
+        case "state", "session_state": detail = e["state"]?.stringValue ?? ""
+        case "disconnected": detail = e["reason"]?.stringValue ?? ""
+        default:
+            var o = e.objectValue ?? [:]
+            o["time"] = nil
+            o["type"] = nil
+            detail = o.isEmpty ? "" : JSONValue.object(o).serialized()
+        }
+        return "\(time) \(type) \(detail)"
+    }
+
+    static func party(_ call: JSONValue) -> String {
+        let number = call["caller"]?.stringValue ?? "?"
+        if let name = call["display_name"]?.stringValue, name != number { return "\(name) <\(number)>" }
+        return number
+    }
+
+    static func duration(_ seconds: Int) -> String {
+        if seconds < 120 { return "\(seconds) s" }
+        if seconds < 7200 { return "\(seconds / 60) min" }
+        return "\(seconds / 3600) h \(seconds % 3600 / 60) min"
+    }
+}
