@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The initializer starts it with `/usr/bin/python3`, waits for its ready line and exposes the ports.
 /// ``kill()`` (SIGKILL + reap) ends it; deinit does the same. Its stderr goes to a log file in a private
-/// temporary directory (``log()`` reads it; it is removed with the object).
+/// temporary directory (``log()`` reads it; it is removed with the object), and so do recordings.
 ///
 /// ```swift
 /// let emulator = try EmulatorProcess(users: ["1001": "secret"])
@@ -45,7 +45,8 @@ public final class EmulatorProcess: Sendable {
                 readyTimeout: Double = 30) throws
     {
         scratch = try TemporaryDirectory(prefix: "wcs-emulator")
-        var args = [TestSupport.emulatorScript, "--media", media.rawValue]
+        var args = [TestSupport.emulatorScript, "--media", media.rawValue,
+                    "--record-dir", scratch.file("recordings")]
         if !users.isEmpty {
             let usersFile = scratch.file("users")
             let lines = users.map { "\($0.key):\($0.value)\n" }.joined()
@@ -80,6 +81,10 @@ public final class EmulatorProcess: Sendable {
         self.url = "\(scheme)://127.0.0.1:\(port)"
         self.control = EmulatorControl(port: controlPort)
     }
+
+    /// Directory where the emulator records received audio as `<callId>.wav` (`.webrtc` media);
+    /// removed with this object.
+    public var recordDirectory: String { scratch.file("recordings") }
 
     /// Path of the emulator's stderr log.
     public var logPath: String { scratch.file("emulator.log") }

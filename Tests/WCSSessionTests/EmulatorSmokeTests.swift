@@ -34,3 +34,12 @@ import Glibc
         }
     }
 }
+
+/// The emulator starts with its WebRTC engine (aiortc) and records into the helper's scratch directory.
+@Suite struct EmulatorWebRTCSmokeTests {
+    @Test func loadsWebRTCEngineAndRecordsIntoItsScratchDirectory() throws {
+        let emulator = try EmulatorProcess(media: .webrtc)
+        #expect(try emulator.control.config()["media"] == "aiortc")
+        #expect(try emulator.control.config()["record_dir"]?.stringValue == emulator.recordDirectory)
+    }
+}

@@ -7,7 +7,7 @@ from typing import Any, Callable, Dict, Optional
 
 BAD_TOKEN_MODES = ("fail", "new-session")
 DETACHED_CALL_MODES = ("keep", "end")
-MEDIA_MODES = ("fixed",)
+MEDIA_MODES = ("aiortc", "fixed")
 
 
 @dataclasses.dataclass
@@ -29,7 +29,7 @@ class Settings:
     push_command: Optional[str] = None
     tls_cert: Optional[str] = None
     tls_key: Optional[str] = None
-    media: str = "fixed"
+    media: str = "aiortc"
     media_source: str = "tone:440"
     record_dir: Optional[str] = None
     ice_timeout: float = 15.0
@@ -200,8 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run CMD via /bin/sh with each push JSON on stdin")
     p.add_argument("--tls-cert", default=None, metavar="FILE", help="PEM certificate: serve wss")
     p.add_argument("--tls-key", default=None, metavar="FILE", help="PEM private key for --tls-cert")
-    p.add_argument("--media", choices=MEDIA_MODES, default="fixed",
-                   help="fixed = canned SDP, no media (default)")
+    p.add_argument("--media", choices=MEDIA_MODES, default="aiortc",
+                   help="aiortc = real WebRTC leg (default); fixed = canned SDP, no media")
     p.add_argument("--media-source", type=_arg(_media_source), default="tone:440",
                    metavar="tone:HZ|file:PATH.wav|silence", help="what the emulator plays into calls")
     p.add_argument("--record-dir", default=None, metavar="DIR",
