@@ -114,8 +114,9 @@ class Closed(Exception):
 class WcsClient:
     """A minimal WCS client: sends frames, answers pings (unless told not to), queues what arrives."""
 
-    def __init__(self, url: str, auto_pong: bool = True):
+    def __init__(self, url: str, auto_pong: bool = True, ssl_context=None):
         self.url = url
+        self.ssl_context = ssl_context
         self.auto_pong = auto_pong
         self.ws = None
         self.frames: asyncio.Queue = asyncio.Queue()
@@ -125,7 +126,8 @@ class WcsClient:
         self._reader: Optional[asyncio.Task] = None
 
     async def open(self) -> "WcsClient":
-        self.ws = await websockets.connect(self.url, ping_interval=None, close_timeout=1, ssl=None)
+        self.ws = await websockets.connect(self.url, ping_interval=None, close_timeout=1,
+                                           ssl=self.ssl_context)
         self._reader = asyncio.create_task(self._read())
         return self
 
@@ -226,9 +228,9 @@ class WcsClient:
                                        "keepAlive": True, "authToken": token, "clientVersion": "2.0"})
 
 
-async def connect(url: str, auto_pong: bool = True) -> WcsClient:
-    """An opened WcsClient."""
-    return await WcsClient(url, auto_pong).open()
+async def connect(url: str, auto_pong: bool = True, ssl_context=None) -> WcsClient:
+    """An opened WcsClient (pass ssl_context for wss)."""
+    return await WcsClient(url, auto_pong, ssl_context).open()
 
 
 class Runner:

@@ -6,10 +6,14 @@ Usage: /usr/bin/python3 Tests/Emulator/selftest.py   (exit status 0 when every c
 from __future__ import annotations
 
 import asyncio
+import http.server
 import json
 import os
+import ssl
+import subprocess
 import sys
 import tempfile
+import threading
 
 from emulator_harness import Closed, Emulator, Runner, connect, fail_with_log
 
@@ -141,6 +145,38 @@ class Checks:
             assert await self.emu.aget(f"/sessions?login={login}") == []
         finally:
             await self.emu.apost("/config", {"keepalive_ttl": 3600})
+
+    async def push_url_delivery(self):
+        bodies = []
+
+        class Receiver(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                bodies.append((self.headers.get("Content-Type"),
+                               json.loads(self.rfile.read(int(self.headers["Content-Length"])))))
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        await self.emu.apost("/config", {"push_url": f"http://127.0.0.1:{server.server_port}/push"})
+        try:
+            client, login, _ = await self.registered_client()
+            await client.close()
+            ring = await self.emu.apost("/ring", {"login": login, "caller": "2009"})
+            for _ in range(50):
+                if bodies:
+                    break
+                await asyncio.sleep(0.1)
+            assert bodies == [("application/json", {"id": ring["callId"], "uuid": ring["uuid"],
+                                                    "handle": "2009"})], bodies
+            push = (await self.emu.aget(f"/pushes?login={login}"))[0]
+            assert {"target": "url", "ok": True, "status": 204} in push["deliveries"], push
+        finally:
+            await self.emu.apost("/config", {"push_url": None})
+            server.shutdown()
 
     # -- keep-alive --------------------------------------------------------------------------------
 
@@ -368,6 +404,30 @@ class Checks:
         await again.wait_closed()
 
 
+async def tls_mode(runner: Runner) -> None:
+    """A second emulator with --tls-cert: wss works with the certificate as trust anchor."""
+    with tempfile.TemporaryDirectory(prefix="wcs-tls-") as scratch:
+        cert, key = os.path.join(scratch, "cert.pem"), os.path.join(scratch, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+                        "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1",
+                        "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+        emulator = Emulator("--media", "fixed", "--tls-cert", cert, "--tls-key", key, "--user", "1001:pw")
+
+        async def check():
+            assert emulator.ready["scheme"] == "wss" and emulator.url.startswith("wss://"), emulator.ready
+            context = ssl.create_default_context(cafile=cert)
+            client = await connect(emulator.url, ssl_context=context)
+            data = await client.login("1001", "pw")
+            assert data["status"] == "ESTABLISHED"
+            await client.expect("registered")
+            await client.close()
+        try:
+            await runner.run("tls_mode", check)
+        finally:
+            emulator.stop()
+            emulator.remove_log()
+
+
 async def main() -> int:
     push_file = tempfile.NamedTemporaryFile(prefix="wcs-push-", suffix=".jsonl", delete=False).name
     args = ["--media", "fixed", "--push-command", f"cat >> {push_file}; echo >> {push_file}"]
@@ -383,6 +443,7 @@ async def main() -> int:
     finally:
         emulator.stop()
         os.unlink(push_file)
+    await tls_mode(runner)
     status = runner.summary()
     if status:
         fail_with_log(emulator)

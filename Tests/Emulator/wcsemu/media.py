@@ -26,4 +26,7 @@ def create_engine(settings: Settings, on_failure: Callable) -> object:
     """The engine selected by `--media`."""
     if settings.media == "fixed":
         return FixedMediaEngine()
+    if settings.media == "aiortc":
+        from .media_webrtc import AiortcMediaEngine  # imported lazily: aiortc is slow to import
+        return AiortcMediaEngine(settings, on_failure)
     raise ValueError(f"unknown media engine {settings.media}")

@@ -7,7 +7,7 @@ from typing import Any, Callable, Dict, Optional
 
 BAD_TOKEN_MODES = ("fail", "new-session")
 DETACHED_CALL_MODES = ("keep", "end")
-MEDIA_MODES = ("fixed",)
+MEDIA_MODES = ("aiortc", "fixed")
 
 
 @dataclasses.dataclass
@@ -29,7 +29,7 @@ class Settings:
     push_command: Optional[str] = None
     tls_cert: Optional[str] = None
     tls_key: Optional[str] = None
-    media: str = "fixed"
+    media: str = "aiortc"
     media_source: str = "tone:440"
     record_dir: Optional[str] = None
     ice_timeout: float = 15.0
@@ -137,6 +137,21 @@ def _user(text: str) -> tuple:
     return login, password
 
 
+def read_users_file(path: str) -> Dict[str, str]:
+    """Reads LOGIN:PASSWORD lines (blank lines and lines starting with # are skipped)."""
+    users = {}
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.rstrip("\r\n")
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            login, sep, password = line.partition(":")
+            if not sep or not login:
+                raise ValueError(f"line {number}: expected LOGIN:PASSWORD")
+            users[login] = password
+    return users
+
+
 def _port(text: str) -> int:
     port = int(text)
     if not 0 <= port <= 65535:
@@ -164,6 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--control-port", type=_port, default=0, help="HTTP control API port, 0 = pick")
     p.add_argument("--user", type=_user, action="append", default=[], metavar="LOGIN:PASSWORD",
                    help="a SIP user the fake PBX knows (repeatable)")
+    p.add_argument("--users-file", default=None, metavar="FILE",
+                   help="more SIP users, one LOGIN:PASSWORD per line (keeps passwords out of argv)")
     p.add_argument("--keepalive-ttl", type=_arg(_non_negative), default=3600.0, metavar="SECONDS",
                    help="how long a detached keepAlive session is kept (default 3600)")
     p.add_argument("--ping-interval", type=_arg(_positive), default=5.0, metavar="SECONDS",
@@ -183,8 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run CMD via /bin/sh with each push JSON on stdin")
     p.add_argument("--tls-cert", default=None, metavar="FILE", help="PEM certificate: serve wss")
     p.add_argument("--tls-key", default=None, metavar="FILE", help="PEM private key for --tls-cert")
-    p.add_argument("--media", choices=MEDIA_MODES, default="fixed",
-                   help="fixed = canned SDP, no media (default)")
+    p.add_argument("--media", choices=MEDIA_MODES, default="aiortc",
+                   help="aiortc = real WebRTC leg (default); fixed = canned SDP, no media")
     p.add_argument("--media-source", type=_arg(_media_source), default="tone:440",
                    metavar="tone:HZ|file:PATH.wav|silence", help="what the emulator plays into calls")
     p.add_argument("--record-dir", default=None, metavar="DIR",
@@ -201,8 +218,14 @@ def parse_settings(argv) -> Settings:
     args = parser.parse_args(argv)
     if bool(args.tls_cert) != bool(args.tls_key):
         parser.error("--tls-cert and --tls-key go together")
+    users = dict(args.user)
+    if args.users_file:
+        try:
+            users.update(read_users_file(args.users_file))
+        except (OSError, ValueError) as error:
+            parser.error(f"--users-file: {error}")
     return Settings(
-        host=args.host, port=args.port, control_port=args.control_port, users=dict(args.user),
+        host=args.host, port=args.port, control_port=args.control_port, users=users,
         keepalive_ttl=args.keepalive_ttl, ping_interval=args.ping_interval,
         missed_pongs=args.missed_pongs, bad_token=args.bad_token, ring_timeout=args.ring_timeout,
         answer_delay=args.answer_delay, detached_calls=args.detached_calls,

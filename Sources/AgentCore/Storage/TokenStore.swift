@@ -1,0 +1,135 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import MainLoop
+
+/// Persists the WCS auth token in `<directory>/token.json` (mode 0600, directory 0700).
+///
+/// - A file readable by others is tightened to 0600 on load, with a warning.
+/// - A corrupt file makes `load` throw `StorageError` after renaming it to
+///   `token.json.corrupt-<UTC time>`, so it is never silently lost.
+/// - The token never appears in errors or logs; loaded and saved tokens are registered with
+///   `SecretRedactor`.
+/// Thread-safe.
+public final class TokenStore: Sendable {
+    /// The file name inside the directory.
+    public static let fileName = "token.json"
+
+    /// The state directory.
+    public let directory: String
+    /// The token file path.
+    public let path: String
+    private let lock = NSLock()
+
+    /// A store for `directory` (created on first save if missing).
+    public init(directory: String) {
+        self.directory = directory
+        self.path = (directory as NSString).appendingPathComponent(Self.fileName)
+    }
+
+    /// The saved token, or `nil` when none is saved. Throws `StorageError` for a corrupt file
+    /// (moved aside) and `SystemCallError` when the file cannot be read.
+    public func load() throws -> StoredToken? {
+        lock.lock(); defer { lock.unlock() }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw SystemCallError.current("inspect", path: path)
+        }
+        if info.st_mode & 0o077 != 0 {
+            let old = String(info.st_mode & 0o777, radix: 8)
+            if chmod(path, 0o600) == 0 {
+                Log.warning("storage", "\(path) had mode \(old); changed it to 600 (it holds a secret)")
+            } else {
+                Log.warning("storage", "\(path) has mode \(old) and " + SystemCallError.current("chmod", path: path).description)
+            }
+        }
+        let data = try FileReading.readAll(path: path, limit: 1024 * 1024)
+        do {
+            let token = try Self.decoder().decode(StoredToken.self, from: data)
+            guard !token.token.isEmpty else { throw StorageError(path: path, movedTo: nil, reason: "empty token") }
+            SecretRedactor.register(token.token)
+            return token
+        } catch {
+            let reason = (error as? StorageError)?.reason ?? Self.describe(error)
+            let movedTo = moveAside()
+            Log.warning("storage", "corrupt token file \(path) (\(reason)); " + (movedTo.map { "moved to \($0)" } ?? "could not move it aside"))
+            throw StorageError(path: path, movedTo: movedTo, reason: reason)
+        }
+    }
+
+    /// Saves `token` atomically with mode 0600, creating the directory (0700) if needed.
+    public func save(_ token: StoredToken) throws {
+        SecretRedactor.register(token.token)
+        let data = try Self.encoder().encode(token)
+        lock.lock(); defer { lock.unlock() }
+        try AtomicFile.ensureDirectory(directory, mode: 0o700)
+        try AtomicFile.write(data + Data("\n".utf8), to: path, mode: 0o600)
+    }
+
+    /// Deletes the saved token (no error when there is none).
+    public func clear() throws {
+        lock.lock(); defer { lock.unlock() }
+        guard unlink(path) == 0 || errno == ENOENT else { throw SystemCallError.current("remove", path: path) }
+    }
+
+    /// Renames the corrupt file to `token.json.corrupt-<time>`; returns the new path or `nil`.
+    private func moveAside() -> String? {
+        let stamp = LogLineFormatter.timestamp(Date().timeIntervalSince1970)
+            .replacingOccurrences(of: ":", with: "").replacingOccurrences(of: "-", with: "")
+        var candidate = "\(path).corrupt-\(stamp)"
+        var counter = 1
+        while access(candidate, F_OK) == 0 {
+            candidate = "\(path).corrupt-\(stamp)-\(counter)"
+            counter += 1
+        }
+        return rename(path, candidate) == 0 ? candidate : nil
+    }
+
+    /// A structural description of a decoding failure, without any of the file's values.
+    static func describe(_ error: Error) -> String {
+        guard let error = error as? DecodingError else { return "unreadable content" }
+        func at(_ path: [CodingKey]) -> String { path.map(\.stringValue).joined(separator: ".") }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let parent = at(context.codingPath)
+            return "missing field \"\(parent.isEmpty ? key.stringValue : parent + "." + key.stringValue)\""
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "field \"\(at(context.codingPath))\" has the wrong type"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON" : "field \"\(at(context.codingPath))\" is invalid"
+        @unknown default:
+            return "unreadable content"
+        }
+    }
+
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Self.dateFormatter().string(from: date))
+        }
+        return encoder
+    }
+
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = Self.dateFormatter().date(from: text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "invalid date")
+            }
+            return date
+        }
+        return decoder
+    }
+
+    private static func dateFormatter() -> ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+}
