@@ -5,10 +5,12 @@ import Testing
 
 /// Connection lifetimes: churn, abort, early close, release mid-flight, loop shutdown.
 @Suite struct TransportLifecycleTests {
-    @Test func fiftyConnectCloseCycles() async throws {
+    @Test func fiftyConnectCloseCyclesLeaveNothingBehind() async throws {
         let server = try TransportTestServer(.echo)
+        let cores = WeakCores()
         for cycle in 0..<50 {
             let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
+            cores.add(connection.core)
             let recorder = EventRecorder(connection)
             connection.connect()
             connection.send("cycle \(cycle)")
@@ -18,6 +20,7 @@ import Testing
             #expect(terminal == .closed(code: 1000, reason: ""), "cycle \(cycle)")
             if terminal != .closed(code: 1000, reason: "") { break }
         }
+        #expect(await eventually { cores.aliveCount == 0 }, "\(cores.aliveCount) connection cores still alive")
     }
 
     @Test func manyConnectionsAtOnce() async throws {
@@ -113,13 +116,19 @@ import Testing
 
         // Released while still resolving / connecting / open: nothing may crash.
         let echo = try TransportTestServer(.echo)
+        let cores = WeakCores()
         for index in 0..<20 {
             let connection = WebSocketConnection(options: WebSocketOptions(url: echo.url(host: index.isMultiple(of: 2) ? "localhost" : "127.0.0.1")))
+            cores.add(connection.core)
             connection.connect()
             connection.send("fire and forget \(index)")
             if index.isMultiple(of: 3) { connection.abort() }
         }
         #expect(MainLoop.shared.sync { 1 } == 1)
+        // Nobody can close the open ones any more; the server ending them must free them.
+        try await Task.sleep(nanoseconds: 200_000_000)
+        echo.stop()
+        #expect(await eventually { cores.aliveCount == 0 }, "\(cores.aliveCount) connection cores still alive")
     }
 
     @Test func cancellingTheEventConsumerClosesWith1001() async throws {
@@ -164,6 +173,33 @@ import Testing
         late.connect()
         #expect(await lateRecorder.waitTerminal()?.failure?.kind == .other)
     }
+}
+
+/// Weak references to connection cores, to check that finished connections are freed.
+final class WeakCores: @unchecked Sendable {
+    private struct Entry { weak var core: ConnectionCore? }
+    private let lock = NSLock()
+    private var entries: [Entry] = []
+
+    func add(_ core: ConnectionCore) {
+        lock.lock(); defer { lock.unlock() }
+        entries.append(Entry(core: core))
+    }
+
+    var aliveCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return entries.filter { $0.core != nil }.count
+    }
+}
+
+/// Polls `condition` until it holds; the timeout only prevents hangs.
+func eventually(timeout: Double = 20, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(nanoseconds: 5_000_000)
+    }
+    return condition()
 }
 
 /// A tiny locked value for tests.

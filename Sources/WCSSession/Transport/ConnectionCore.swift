@@ -107,7 +107,7 @@ final class ConnectionCore: @unchecked Sendable {
         let timeout = options.effectiveConnectTimeout
         connectTimer = loop.schedule(after: timeout) { [self] in connectTimedOut(after: timeout) }
 
-        let trust = endpoint.secure ? TLSTrust(caFile: options.caFile, insecure: options.allowInsecureTLS) : .systemDefault
+        let trust = TLSTrust.forConnection(secure: endpoint.secure, options: options)
         do {
             let context = try LWSClientContext.obtain(trust: trust, loop: loop)
             self.context = context
@@ -426,8 +426,9 @@ final class ConnectionCore: @unchecked Sendable {
     private func connectFailure() -> WebSocketError {
         let target = endpoint?.displayName ?? options.url
         let tried = addresses.count > 1 ? " (tried \(addresses.joined(separator: ", ")))" : ""
-        let cause = lastConnectError.map { ": \($0)" } ?? ""
-        return WebSocketError(kind: .connect, message: "could not connect to \(target)\(tried)\(cause)")
+        let detail = lastConnectError.map { " (lws: \($0))" } ?? ""
+        return WebSocketError(kind: .connect,
+                              message: "could not connect to \(target)\(tried): connection refused or unreachable\(detail)")
     }
 
     /// Emits the one terminal event and finishes the stream.

@@ -5,13 +5,34 @@ import MainLoop
 
 /// The TLS trust settings a libwebsockets context is built with (one context per distinct value).
 struct TLSTrust: Hashable, Sendable {
+    /// Whether the context sets up client TLS at all.
+    let usesTLS: Bool
     /// PEM CA bundle replacing the system CAs, or nil for the system CAs.
     let caFile: String?
     /// Accept any server certificate.
     let insecure: Bool
 
-    /// Plain ws:// connections share the default context whatever their TLS options say.
-    static let systemDefault = TLSTrust(caFile: nil, insecure: false)
+    /// For wss:// connections.
+    init(caFile: String?, insecure: Bool) {
+        usesTLS = true
+        self.caFile = caFile
+        self.insecure = insecure
+    }
+
+    private init() {
+        usesTLS = false
+        caFile = nil
+        insecure = false
+    }
+
+    /// For ws:// connections: no TLS, so no OpenSSL context and no CA store to load
+    /// (loading the system CAs is most of a TLS context's creation cost).
+    static let plain = TLSTrust()
+
+    /// The trust a connection to `url` needs.
+    static func forConnection(secure: Bool, options: WebSocketOptions) -> TLSTrust {
+        secure ? TLSTrust(caFile: options.caFile, insecure: options.allowInsecureTLS) : .plain
+    }
 }
 
 /// One libwebsockets context, driven by one `MainLoop` (LWS_SERVER_OPTION_GLIB with the loop's
@@ -73,7 +94,8 @@ final class LWSClientContext: @unchecked Sendable {
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
         info.protocols = UnsafePointer(box.protocols)
-        var options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT | LWS_SERVER_OPTION_GLIB
+        var options = LWS_SERVER_OPTION_GLIB
+        if trust.usesTLS { options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT }
         if trust.caFile != nil { options |= LWS_SERVER_OPTION_DISABLE_OS_CA_CERTS }
         info.options = UInt64(options)
         info.foreign_loops = box.foreignLoops
@@ -95,7 +117,7 @@ final class LWSClientContext: @unchecked Sendable {
         box.handle = handle
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
         Log.debug("transport", "lws context created in \(String(format: "%.1f", milliseconds)) ms "
-                  + "(ca: \(trust.caFile ?? "system"), insecure: \(trust.insecure))")
+                  + (trust.usesTLS ? "(TLS, CAs: \(trust.caFile ?? "system"), insecure: \(trust.insecure))" : "(no TLS)"))
         return box
     }
 

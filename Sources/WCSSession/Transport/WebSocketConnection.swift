@@ -12,7 +12,8 @@ public final class WebSocketConnection: @unchecked Sendable {
     /// Everything that happens, in order; exactly one terminal event (`.closed` or `.failed`),
     /// then the stream finishes.
     public let events: AsyncStream<WebSocketEvent>
-    private let core: ConnectionCore
+    /// Internal so tests can check that finished connections are freed.
+    let core: ConnectionCore
 
     /// Creates a connection; nothing happens until `connect()`.
     public init(options: WebSocketOptions, loop: MainLoop = .shared) {
@@ -57,8 +58,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     /// first `connect()` does not pay for it (tens of milliseconds). Returns immediately;
     /// failures are logged and reported again by `connect()`.
     public static func prewarm(options: WebSocketOptions, loop: MainLoop = .shared) {
-        let secure = options.url.lowercased().hasPrefix("wss:")
-        let trust = secure ? TLSTrust(caFile: options.caFile, insecure: options.allowInsecureTLS) : .systemDefault
+        let trust = TLSTrust.forConnection(secure: options.url.lowercased().hasPrefix("wss:"), options: options)
         loop.post {
             do {
                 _ = try LWSClientContext.obtain(trust: trust, loop: loop)
