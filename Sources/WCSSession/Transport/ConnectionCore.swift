@@ -1,0 +1,502 @@
+import CWebSockets
+import Foundation
+import MainLoop
+
+/// The loop-side state machine of one WebSocket client connection.
+///
+/// Every method except `connect`/`send`/`close`/`abort`/`wake` runs on the loop thread, most
+/// of them inside lws callbacks. While lws knows a wsi of this connection, the core holds a
+/// retain on itself (released on WSI_DESTROY), so dropping the public handle never leaves lws
+/// with a dangling user-data pointer.
+final class ConnectionCore: @unchecked Sendable {
+    private enum Phase {
+        case idle, resolving, connecting, open, closing, finished
+    }
+
+    let options: WebSocketOptions
+    let loop: MainLoop
+    let requests = ConnectionRequests()
+    private let continuation: AsyncStream<WebSocketEvent>.Continuation
+    private let startLock = NSLock()
+    private var startRequested = false
+
+    // Loop-confined state.
+    private var phase = Phase.idle
+    private var endpoint: WebSocketEndpoint?
+    private var context: LWSClientContext?
+    private var addresses: [String] = []
+    private var nextAddress = 0
+    private var currentAddress = ""
+    private var wsi: OpaquePointer?
+    private var holdsWsiRetain = false
+    private var wsiDestroyCount = 0
+    private var connectTimer: LoopTimer?
+    private var startedAt = DispatchTime.now()
+    private var sawTCPConnect = false
+    private var lastConnectError: String?
+    private var verifyFailure: String?
+    private var pendingTerminal: WebSocketEvent?
+    private var killIssued = false
+    private var sentClose: ConnectionRequests.CloseRequest?
+    private var peerClose: ConnectionRequests.CloseRequest?
+    private var incoming = IncomingMessage()
+
+    init(options: WebSocketOptions, loop: MainLoop, continuation: AsyncStream<WebSocketEvent>.Continuation) {
+        self.options = options
+        self.loop = loop
+        self.continuation = continuation
+    }
+
+    // MARK: - Requests from any thread
+
+    func connect() {
+        startLock.lock()
+        let first = !startRequested
+        startRequested = true
+        startLock.unlock()
+        guard first else {
+            Log.warning("transport", "connect() called more than once; ignored")
+            return
+        }
+        guard !loop.isStopped else {
+            continuation.yield(.failed(WebSocketError(kind: .other, message: "the main loop '\(loop.name)' is stopped")))
+            continuation.finish()
+            return
+        }
+        loop.post { [self] in start() }
+    }
+
+    func send(_ text: String) {
+        if requests.enqueue(text: text) { wake() }
+    }
+
+    func close(code: Int, reason: String) {
+        let request = ConnectionRequests.CloseRequest(code: Self.sendableCloseCode(code), reason: Self.truncatedReason(reason))
+        if requests.requestClose(request) { wake() }
+    }
+
+    func abort() {
+        if requests.requestAbort() { wake() }
+    }
+
+    /// Gets the loop to look at `requests`: through lws once a context is chosen (pitfall 2:
+    /// only lws_cancel_service may be called off the loop thread), else through a posted job.
+    private func wake() {
+        if let context = requests.context {
+            context.cancelService()
+        } else {
+            loop.post { [self] in serviceRequests(insideCallback: false) }
+        }
+    }
+
+    // MARK: - Start, resolve, connect (loop thread)
+
+    private func start() {
+        guard phase == .idle else { return }
+        startedAt = DispatchTime.now()
+        let endpoint: WebSocketEndpoint
+        do {
+            endpoint = try WebSocketEndpoint(parsing: options.url)
+        } catch let error as WebSocketError {
+            return finish(.failed(error))
+        } catch {
+            return finish(.failed(WebSocketError(kind: .badURL, message: "\(error)")))
+        }
+        self.endpoint = endpoint
+        phase = .connecting
+        let timeout = options.effectiveConnectTimeout
+        connectTimer = loop.schedule(after: timeout) { [self] in connectTimedOut(after: timeout) }
+
+        let trust = TLSTrust.forConnection(secure: endpoint.secure, options: options)
+        do {
+            let context = try LWSClientContext.obtain(trust: trust, loop: loop)
+            self.context = context
+            context.register(self)
+            requests.context = context
+        } catch let error as WebSocketError {
+            return finish(.failed(error))
+        } catch {
+            return finish(.failed(WebSocketError(kind: .other, message: "\(error)")))
+        }
+        if endpoint.secure && options.allowInsecureTLS {
+            Log.warning("transport", "TLS certificate verification is disabled for \(endpoint.displayName) (allowInsecureTLS)")
+        }
+        if serviceRequests(insideCallback: false) { return }
+
+        if endpoint.hostKind == .name {
+            phase = .resolving
+            HostResolver.resolve(endpoint.host) { [self] result in
+                loop.post { [self] in resolved(result) }
+            }
+        } else {
+            addresses = [endpoint.host]
+            connectNextAddress()
+        }
+    }
+
+    private func resolved(_ result: Result<[String], WebSocketError>) {
+        guard phase == .resolving else { return }
+        switch result {
+        case .failure(let error):
+            finish(.failed(error))
+        case .success(let found):
+            Log.debug("transport", "\(endpoint?.host ?? "?") resolved to \(found.joined(separator: ", "))")
+            addresses = found
+            phase = .connecting
+            connectNextAddress()
+        }
+    }
+
+    /// Starts an lws client connection to the next resolved address (outside lws callbacks).
+    private func connectNextAddress() {
+        guard phase == .connecting, pendingTerminal == nil, let endpoint, let context, let handle = context.handle else { return }
+        guard nextAddress < addresses.count else {
+            return finish(.failed(connectFailure()))
+        }
+        currentAddress = addresses[nextAddress]
+        nextAddress += 1
+        sawTCPConnect = false
+        verifyFailure = nil
+
+        var flags: Int32 = 0
+        if endpoint.secure {
+            flags |= Int32(LCCSCF_USE_SSL.rawValue)
+            if options.allowInsecureTLS {
+                flags |= Int32(LCCSCF_ALLOW_SELFSIGNED.rawValue | LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK.rawValue
+                               | LCCSCF_ALLOW_EXPIRED.rawValue | LCCSCF_ALLOW_INSECURE.rawValue)
+            } else if endpoint.hostKind == .ipv6 {
+                // lws cuts the TLS name at the first ':' of the Host header, which breaks IPv6
+                // literals; verifyCertificate checks the IP itself instead.
+                flags |= Int32(LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK.rawValue)
+            }
+        }
+
+        // address: what to connect to (an IP, so lws never resolves on the loop).
+        // host: the Host header; lws also takes the TLS SNI and verified name from it
+        // (cut at the first ':'), so the certificate is checked against the URL's host.
+        let cAddress = strdup(currentAddress)
+        let cPath = strdup(endpoint.path)
+        let cHost = strdup(endpoint.hostHeader)
+        let cALPN = strdup("http/1.1")
+        defer { free(cAddress); free(cPath); free(cHost); free(cALPN) }
+        var info = lws_client_connect_info()
+        info.context = handle
+        info.address = UnsafePointer(cAddress)
+        info.port = Int32(endpoint.port)
+        info.ssl_connection = flags
+        info.path = UnsafePointer(cPath)
+        info.host = UnsafePointer(cHost)
+        info.alpn = UnsafePointer(cALPN)
+        info.ietf_version_or_minus_one = -1
+        info.opaque_user_data = Unmanaged.passRetained(self).toOpaque()
+        holdsWsiRetain = true
+        let destroysBefore = wsiDestroyCount
+
+        Log.debug("transport", "connecting to \(endpoint.displayName) via \(currentAddress)")
+        let created = lws_client_connect_via_info(&info)
+        if let created {
+            if wsi == nil && wsiDestroyCount == destroysBefore { wsi = created }
+        } else if wsiDestroyCount == destroysBefore {
+            // Failed inside the call without a WSI_DESTROY (lws suppresses CONNECTION_ERROR
+            // there), so the retain taken for this wsi is still ours to drop.
+            wsiGone()
+            releaseWsiRetain()
+        }
+    }
+
+    // MARK: - Servicing requests (loop thread)
+
+    /// Acts on close/abort/send requests. Returns true if the connection is finished or
+    /// being torn down because of them.
+    @discardableResult
+    func serviceRequests(insideCallback: Bool) -> Bool {
+        let pending = requests.beginService()
+        guard phase != .finished else { return true }
+        let opened = phase == .open || phase == .closing
+        if pending.abort || (pending.close != nil && !opened) {
+            if pendingTerminal == nil {
+                let what = pending.abort ? "abort()" : "close()"
+                pendingTerminal = opened
+                    ? .closed(code: 1006, reason: "aborted")
+                    : .failed(WebSocketError(kind: .other, message: "\(what) called before the connection opened"))
+            }
+            if wsi != nil {
+                kill(insideCallback: insideCallback)
+            } else {
+                finish(pendingTerminal!)
+            }
+            return true
+        }
+        if phase == .open, let wsi, pending.hasOutgoing || pending.close != nil {
+            lws_callback_on_writable(wsi)
+        }
+        return false
+    }
+
+    /// Drops the wsi without a close frame. The terminal event goes out on WSI_DESTROY.
+    private func kill(insideCallback: Bool) {
+        guard let wsi, !killIssued else { return }
+        killIssued = true
+        // Inside a callback lws must not free the wsi under its own feet: kill on its next turn.
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, insideCallback ? LWS_TO_KILL_ASYNC : LWS_TO_KILL_SYNC)
+    }
+
+    private func connectTimedOut(after seconds: Double) {
+        guard phase != .finished, phase != .open, phase != .closing, pendingTerminal == nil else { return }
+        let target = endpoint?.displayName ?? options.url
+        pendingTerminal = .failed(WebSocketError(
+            kind: .timeout, message: "connecting to \(target) timed out after \(Self.format(seconds)) s"))
+        if wsi != nil {
+            kill(insideCallback: false)
+        } else {
+            finish(pendingTerminal!)
+        }
+    }
+
+    /// The loop is stopping and lws closed everything; finish whatever is still alive.
+    func contextDestroyed() {
+        wsi = nil
+        guard phase != .finished else { return }
+        finish(pendingTerminal ?? defaultTerminal(reason: "the main loop stopped"))
+    }
+
+    // MARK: - lws callbacks (loop thread)
+
+    private func adopt(_ callbackWsi: OpaquePointer) -> Bool {
+        if wsi == nil && holdsWsiRetain && !killIssued { wsi = callbackWsi }
+        return wsi == callbackWsi
+    }
+
+    func tcpConnected(_ callbackWsi: OpaquePointer) {
+        guard adopt(callbackWsi) else { return }
+        sawTCPConnect = true
+    }
+
+    func connectionError(_ callbackWsi: OpaquePointer, message: String?) {
+        guard adopt(callbackWsi) else { return }
+        let text = (message ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "\0").union(.whitespacesAndNewlines))
+        lastConnectError = text.isEmpty ? nil : text
+        guard pendingTerminal == nil, let endpoint else { return }
+        if let verifyFailure {
+            pendingTerminal = .failed(WebSocketError(kind: .tls, message: "TLS certificate verify failed: \(verifyFailure) (server \(endpoint.displayName))"))
+        } else if Self.looksLikeTLS(text) && endpoint.secure {
+            pendingTerminal = .failed(WebSocketError(kind: .tls, message: "TLS handshake with \(endpoint.displayName) failed: \(text)"))
+        } else if sawTCPConnect {
+            pendingTerminal = .failed(WebSocketError(kind: .handshake, message: "WebSocket upgrade with \(endpoint.displayName) failed: \(text.isEmpty ? "no details" : text)"))
+        }
+        // Otherwise TCP never connected: wsiDestroyed tries the next address or reports .connect.
+    }
+
+    func verifyCertificate(storeContext: OpaquePointer?, preverifyOK: Bool) -> Int32 {
+        guard let storeContext else { return 0 }
+        if options.allowInsecureTLS {
+            X509_STORE_CTX_set_error(storeContext, X509_V_OK)
+            return 0
+        }
+        if !preverifyOK {
+            let code = X509_STORE_CTX_get_error(storeContext)
+            if verifyFailure == nil {
+                verifyFailure = String(cString: X509_verify_cert_error_string(Int(code)))
+            }
+            return 0 // lws fails the handshake
+        }
+        if let endpoint, endpoint.hostKind == .ipv6, X509_STORE_CTX_get_error_depth(storeContext) == 0,
+           let certificate = X509_STORE_CTX_get_current_cert(storeContext) {
+            let address = endpoint.host.split(separator: "%", maxSplits: 1).first.map(String.init) ?? endpoint.host
+            if X509_check_ip_asc(certificate, address, 0) != 1 {
+                X509_STORE_CTX_set_error(storeContext, X509_V_ERR_IP_ADDRESS_MISMATCH)
+                verifyFailure = "IP address mismatch (the certificate does not cover \(address))"
+                return 1 // reject
+            }
+        }
+        return 0
+    }
+
+    func established(_ callbackWsi: OpaquePointer) {
+        guard adopt(callbackWsi), pendingTerminal == nil, phase == .connecting else { return }
+        phase = .open
+        connectTimer?.cancel()
+        connectTimer = nil
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1e6
+        Log.debug("transport", "WebSocket to \(endpoint?.displayName ?? "?") open after \(Self.format(milliseconds)) ms")
+        continuation.yield(.opened)
+        serviceRequests(insideCallback: true) // flushes messages queued before the open
+    }
+
+    func received(_ callbackWsi: OpaquePointer, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        guard callbackWsi == wsi, phase == .open || phase == .closing, pendingTerminal == nil else { return 0 }
+        let isFirst = incoming.isEmpty
+        if isFirst { incoming.isBinary = lws_frame_is_binary(callbackWsi) != 0 }
+        guard incoming.append(bytes, limit: options.maxMessageBytes) else {
+            Log.warning("transport", "incoming message larger than \(options.maxMessageBytes) bytes; closing with 1009")
+            return closeNow(callbackWsi, ConnectionRequests.CloseRequest(code: 1009, reason: "message too big"))
+        }
+        if lws_is_final_fragment(callbackWsi) != 0 && lws_remaining_packet_payload(callbackWsi) == 0 {
+            continuation.yield(incoming.take())
+        }
+        return 0
+    }
+
+    func writeable(_ callbackWsi: OpaquePointer) -> Int32 {
+        guard callbackWsi == wsi, phase == .open, pendingTerminal == nil else { return 0 }
+        if var frame = requests.popOutgoing() {
+            let headroom = wcs_lws_pre()
+            let payload = frame.count - headroom
+            let written = frame.withUnsafeMutableBufferPointer { buffer in
+                lws_write(callbackWsi, buffer.baseAddress! + headroom, payload, LWS_WRITE_TEXT)
+            }
+            if written < payload {
+                Log.warning("transport", "lws_write failed (\(written) of \(payload) bytes); dropping the connection")
+                return -1
+            }
+            if requests.hasPendingWrites { lws_callback_on_writable(callbackWsi) }
+            return 0
+        }
+        if let close = requests.closeRequest {
+            return closeNow(callbackWsi, close)
+        }
+        return 0
+    }
+
+    /// Sends a close frame (lws does it when the callback returns -1) and waits for the peer.
+    private func closeNow(_ callbackWsi: OpaquePointer, _ request: ConnectionRequests.CloseRequest) -> Int32 {
+        sentClose = request
+        phase = .closing
+        var reason = Array(request.reason.utf8)
+        reason.withUnsafeMutableBufferPointer { buffer in
+            lws_close_reason(callbackWsi, lws_close_status(rawValue: UInt32(request.code)), buffer.baseAddress, buffer.count)
+        }
+        return -1
+    }
+
+    func peerInitiatedClose(_ payload: UnsafeRawBufferPointer) {
+        guard phase == .open || phase == .closing else { return }
+        let code = payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : 1005
+        let reason = payload.count > 2 ? String(decoding: payload[2...], as: UTF8.self) : ""
+        peerClose = ConnectionRequests.CloseRequest(code: code, reason: reason)
+    }
+
+    func closed(_ callbackWsi: OpaquePointer) {
+        guard callbackWsi == wsi, pendingTerminal == nil else { return }
+        if let sentClose {
+            pendingTerminal = .closed(code: sentClose.code, reason: sentClose.reason)
+        } else if let peerClose {
+            pendingTerminal = .closed(code: peerClose.code, reason: peerClose.reason)
+        } else if phase == .open || phase == .closing {
+            pendingTerminal = .closed(code: 1006, reason: "connection lost")
+        }
+    }
+
+    func wsiDestroyed(_ callbackWsi: OpaquePointer) {
+        guard holdsWsiRetain, wsi == nil || wsi == callbackWsi else { return }
+        wsiDestroyCount += 1
+        wsiGone()
+        releaseWsiRetain() // last: may free self
+    }
+
+    /// The current wsi no longer exists: try the next address, or report the outcome.
+    private func wsiGone() {
+        wsi = nil
+        killIssued = false
+        guard phase != .finished else { return }
+        let neverOpened = phase == .connecting
+        if pendingTerminal == nil, neverOpened, !sawTCPConnect, nextAddress < addresses.count {
+            Log.debug("transport", "connect via \(currentAddress) failed (\(lastConnectError ?? "no details")); trying the next address")
+            loop.post { [self] in connectNextAddress() }
+            return
+        }
+        finish(pendingTerminal ?? defaultTerminal(reason: "connection lost"))
+    }
+
+    private func releaseWsiRetain() {
+        guard holdsWsiRetain else { return }
+        holdsWsiRetain = false
+        Unmanaged.passUnretained(self).release()
+    }
+
+    // MARK: - Ending
+
+    private func defaultTerminal(reason: String) -> WebSocketEvent {
+        switch phase {
+        case .open, .closing: .closed(code: 1006, reason: reason)
+        default: .failed(connectFailure())
+        }
+    }
+
+    private func connectFailure() -> WebSocketError {
+        let target = endpoint?.displayName ?? options.url
+        let tried = addresses.count > 1 ? " (tried \(addresses.joined(separator: ", ")))" : ""
+        let detail = lastConnectError.map { " (lws: \($0))" } ?? ""
+        return WebSocketError(kind: .connect,
+                              message: "could not connect to \(target)\(tried): connection refused or unreachable\(detail)")
+    }
+
+    /// Emits the one terminal event and finishes the stream.
+    private func finish(_ event: WebSocketEvent) {
+        guard phase != .finished else { return }
+        phase = .finished
+        connectTimer?.cancel()
+        connectTimer = nil
+        requests.finish()
+        context?.unregister(self)
+        context = nil
+        Log.debug("transport", "connection to \(endpoint?.displayName ?? options.url) ended: \(event)")
+        continuation.yield(event)
+        continuation.finish()
+    }
+
+    // MARK: - Helpers
+
+    private static func looksLikeTLS(_ message: String) -> Bool {
+        let lowered = message.lowercased()
+        return ["ssl", "tls", "certificate", "x509"].contains { lowered.contains($0) }
+    }
+
+    /// Close codes we may put on the wire (RFC 6455 §7.4); anything else becomes 1000.
+    static func sendableCloseCode(_ code: Int) -> Int {
+        switch code {
+        case 1000...1003, 1007...1014, 3000...4999:
+            return code
+        default:
+            Log.warning("transport", "close code \(code) cannot be sent; using 1000")
+            return 1000
+        }
+    }
+
+    /// A close reason must fit in 123 bytes of UTF-8; cut on a character boundary.
+    static func truncatedReason(_ reason: String) -> String {
+        var result = ""
+        for character in reason {
+            guard result.utf8.count + String(character).utf8.count <= 123 else { break }
+            result.append(character)
+        }
+        return result
+    }
+
+    private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+}
+
+/// A message being reassembled from fragments (binary ones are only counted).
+struct IncomingMessage {
+    var isBinary = false
+    private var text: [UInt8] = []
+    private var byteCount = 0
+    private var started = false
+
+    var isEmpty: Bool { !started }
+
+    /// Appends a fragment; false if the message would exceed `limit`.
+    mutating func append(_ fragment: UnsafeRawBufferPointer, limit: Int) -> Bool {
+        started = true
+        guard byteCount + fragment.count <= limit else { return false }
+        byteCount += fragment.count
+        if !isBinary { text.append(contentsOf: fragment) }
+        return true
+    }
+
+    /// The complete message as an event; resets for the next one.
+    mutating func take() -> WebSocketEvent {
+        defer { self = IncomingMessage() }
+        return isBinary ? .binary(byteCount: byteCount) : .text(String(decoding: text, as: UTF8.self))
+    }
+}

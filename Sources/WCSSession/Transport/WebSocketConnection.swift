@@ -1,0 +1,70 @@
+import MainLoop
+
+/// A WebSocket client connection (ws:// or wss://) driven by libwebsockets on a `MainLoop`.
+///
+/// All methods are thread-safe and return immediately; everything happens on the loop thread
+/// and is reported through `events`. Host names are resolved off the loop; TLS is verified
+/// against the system CAs, or `caFile`, unless `allowInsecureTLS`.
+///
+/// Lifetime: the connection stays up until either side closes it, even if this object is
+/// released; cancelling the task that iterates `events` closes it with 1001.
+public final class WebSocketConnection: @unchecked Sendable {
+    /// Everything that happens, in order; exactly one terminal event (`.closed` or `.failed`),
+    /// then the stream finishes.
+    public let events: AsyncStream<WebSocketEvent>
+    /// Internal so tests can check that finished connections are freed.
+    let core: ConnectionCore
+
+    /// Creates a connection; nothing happens until `connect()`.
+    public init(options: WebSocketOptions, loop: MainLoop = .shared) {
+        let (stream, continuation) = AsyncStream.makeStream(of: WebSocketEvent.self)
+        let core = ConnectionCore(options: options, loop: loop, continuation: continuation)
+        continuation.onTermination = { [weak core] termination in
+            if case .cancelled = termination {
+                core?.close(code: 1001, reason: "going away")
+            }
+        }
+        self.events = stream
+        self.core = core
+    }
+
+    /// Starts connecting (once; later calls are ignored). Returns immediately.
+    public func connect() {
+        core.connect()
+    }
+
+    /// Sends a text message. Messages sent before the connection opens are queued and go out
+    /// in order once it does; after `close()`/`abort()` or the end of the connection they are
+    /// dropped silently.
+    public func send(_ text: String) {
+        core.send(text)
+    }
+
+    /// Flushes queued messages, sends a close frame with `code` and `reason` (at most 123
+    /// bytes) and reports `.closed(code, reason)` once the peer answered or the socket closed.
+    /// Codes that may not be sent (e.g. 1005, 1006) become 1000. Before the connection opened,
+    /// this cancels the attempt (`.failed` with kind `.other`).
+    public func close(code: Int = 1000, reason: String = "") {
+        core.close(code: code, reason: reason)
+    }
+
+    /// Drops the connection at once, without a close frame; reports `.closed(1006, "aborted")`
+    /// (or `.failed` with kind `.other` if it had not opened yet).
+    public func abort() {
+        core.abort()
+    }
+
+    /// Creates the libwebsockets context for these options' TLS settings ahead of time, so the
+    /// first `connect()` does not pay for it (tens of milliseconds). Returns immediately;
+    /// failures are logged and reported again by `connect()`.
+    public static func prewarm(options: WebSocketOptions, loop: MainLoop = .shared) {
+        let trust = TLSTrust.forConnection(secure: options.url.lowercased().hasPrefix("wss:"), options: options)
+        loop.post {
+            do {
+                _ = try LWSClientContext.obtain(trust: trust, loop: loop)
+            } catch {
+                Log.warning("transport", "prewarming the WebSocket context failed: \(error)")
+            }
+        }
+    }
+}

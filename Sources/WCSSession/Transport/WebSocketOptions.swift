@@ -1,0 +1,31 @@
+/// How to reach a WebSocket server and how to trust it.
+public struct WebSocketOptions: Sendable {
+    /// `ws://host[:port][/path]` or `wss://host[:port][/path]`; IPv6 literals go in brackets.
+    public var url: String
+    /// A PEM CA bundle to verify the server against, instead of the system CAs.
+    public var caFile: String?
+    /// Skips certificate verification (self-signed, untrusted, expired, wrong name).
+    /// Logs a warning on every connect. For tests and lab servers only.
+    public var allowInsecureTLS: Bool
+    /// Seconds from `connect()` until the WebSocket must be open (DNS + TCP + TLS + upgrade),
+    /// else the attempt fails with `.timeout`. Clamped to 0.01...240.
+    public var connectTimeout: Double
+    /// The largest incoming message accepted; a bigger one closes the connection with 1009.
+    public var maxMessageBytes: Int
+
+    /// Creates options; see the properties for the meaning of each value.
+    public init(url: String, caFile: String? = nil, allowInsecureTLS: Bool = false,
+                connectTimeout: Double = 10, maxMessageBytes: Int = 16 << 20) {
+        self.url = url
+        self.caFile = caFile
+        self.allowInsecureTLS = allowInsecureTLS
+        self.connectTimeout = connectTimeout
+        self.maxMessageBytes = maxMessageBytes
+    }
+
+    /// The connect timeout actually used.
+    var effectiveConnectTimeout: Double {
+        guard connectTimeout.isFinite else { return 240 }
+        return min(max(connectTimeout, 0.01), 240)
+    }
+}

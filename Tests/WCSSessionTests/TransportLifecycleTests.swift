@@ -1,0 +1,218 @@
+import Foundation
+import MainLoop
+import Testing
+@testable import WCSSession
+
+/// Connection lifetimes: churn, abort, early close, release mid-flight, loop shutdown.
+@Suite struct TransportLifecycleTests {
+    @Test func fiftyConnectCloseCyclesLeaveNothingBehind() async throws {
+        let server = try TransportTestServer(.echo)
+        let cores = WeakCores()
+        for cycle in 0..<50 {
+            let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
+            cores.add(connection.core)
+            let recorder = EventRecorder(connection)
+            connection.connect()
+            connection.send("cycle \(cycle)")
+            await recorder.wait { $0.contains(.text("cycle \(cycle)")) || $0.contains(where: \.isTerminal) }
+            connection.close()
+            let terminal = await recorder.waitTerminal()
+            #expect(terminal == .closed(code: 1000, reason: ""), "cycle \(cycle)")
+            if terminal != .closed(code: 1000, reason: "") { break }
+        }
+        #expect(await eventually { cores.aliveCount == 0 }, "\(cores.aliveCount) connection cores still alive")
+    }
+
+    @Test func manyConnectionsAtOnce() async throws {
+        let server = try TransportTestServer(.echo)
+        let connections = (0..<20).map { _ in WebSocketConnection(options: WebSocketOptions(url: server.url())) }
+        let recorders = connections.map(EventRecorder.init)
+        for (index, connection) in connections.enumerated() {
+            connection.connect()
+            connection.send("from \(index)")
+        }
+        for (index, recorder) in recorders.enumerated() {
+            #expect(await recorder.wait { _ in recorder.texts == ["from \(index)"] })
+        }
+        connections.forEach { $0.close() }
+        for recorder in recorders {
+            #expect(await recorder.waitTerminal() == .closed(code: 1000, reason: ""))
+        }
+    }
+
+    @Test func abortDropsAnOpenConnectionWithoutCloseFrame() async throws {
+        let server = try TransportTestServer(.echo)
+        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
+        let recorder = EventRecorder(connection)
+        connection.connect()
+        #expect(await recorder.waitOpened())
+        connection.abort()
+        connection.send("dropped")
+        #expect(await recorder.waitTerminal() == .closed(code: 1006, reason: "aborted"))
+        #expect(recorder.events == [.opened, .closed(code: 1006, reason: "aborted")])
+    }
+
+    @Test func abortWhileConnectingCancels() async throws {
+        let server = try TransportTestServer(.neverUpgrade)
+        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url(), connectTimeout: 30))
+        let recorder = EventRecorder(connection)
+        connection.connect()
+        try await Task.sleep(nanoseconds: 100_000_000)
+        connection.abort()
+        let failure = await recorder.waitTerminal()?.failure
+        #expect(failure?.kind == .other)
+        #expect(failure?.message.contains("abort()") == true)
+    }
+
+    @Test func closeBeforeConnectEndsTheStream() async {
+        let connection = WebSocketConnection(options: WebSocketOptions(url: "ws://127.0.0.1:9/"))
+        let recorder = EventRecorder(connection)
+        connection.close()
+        #expect(await recorder.waitTerminal()?.failure?.kind == .other)
+        connection.connect() // ignored: already finished
+        try? await Task.sleep(nanoseconds: 50_000_000)
+        #expect(recorder.events.count == 1)
+    }
+
+    @Test func sendAfterCloseIsDroppedSilently() async throws {
+        let server = try TransportTestServer(.echo)
+        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
+        let recorder = EventRecorder(connection)
+        connection.connect()
+        connection.send("before")
+        #expect(await recorder.waitOpened())
+        connection.close(code: 4100, reason: "client done")
+        connection.send("after")
+        #expect(await recorder.waitTerminal() == .closed(code: 4100, reason: "client done"))
+        #expect(recorder.texts.allSatisfy { $0 == "before" })
+        connection.send("after the end")
+    }
+
+    @Test func unsendableCloseCodesBecome1000() async throws {
+        let server = try TransportTestServer(.echo)
+        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
+        let recorder = EventRecorder(connection)
+        connection.connect()
+        #expect(await recorder.waitOpened())
+        connection.close(code: 1006, reason: String(repeating: "é", count: 100))
+        let terminal = await recorder.waitTerminal()
+        guard case .closed(let code, let reason) = terminal else {
+            Issue.record("expected .closed, got \(String(describing: terminal))")
+            return
+        }
+        #expect(code == 1000)
+        #expect(reason.utf8.count <= 123)
+    }
+
+    @Test func releasingTheConnectionMidFlightIsSafe() async throws {
+        let server = try TransportTestServer(.close)
+        var recorder: EventRecorder?
+        do {
+            let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
+            recorder = EventRecorder(connection)
+            connection.connect()
+        } // the handle is gone; lws still holds the connection
+        #expect(await recorder?.waitTerminal() == .closed(code: 4001, reason: "bye"))
+
+        // Released while still resolving / connecting / open: nothing may crash.
+        let echo = try TransportTestServer(.echo)
+        let cores = WeakCores()
+        for index in 0..<20 {
+            let connection = WebSocketConnection(options: WebSocketOptions(url: echo.url(host: index.isMultiple(of: 2) ? "localhost" : "127.0.0.1")))
+            cores.add(connection.core)
+            connection.connect()
+            connection.send("fire and forget \(index)")
+            if index.isMultiple(of: 3) { connection.abort() }
+        }
+        #expect(MainLoop.shared.sync { 1 } == 1)
+        // Nobody can close the open ones any more; the server ending them must free them.
+        try await Task.sleep(nanoseconds: 200_000_000)
+        echo.stop()
+        #expect(await eventually { cores.aliveCount == 0 }, "\(cores.aliveCount) connection cores still alive")
+    }
+
+    @Test func cancellingTheEventConsumerClosesWith1001() async throws {
+        let server = try TransportTestServer(.echo)
+        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
+        let opened = Locked(false)
+        let consumer = Task {
+            for await event in connection.events where event == .opened {
+                opened.set(true)
+            }
+        }
+        connection.connect()
+        let deadline = Date().addingTimeInterval(20)
+        while !opened.value && Date() < deadline { try await Task.sleep(nanoseconds: 2_000_000) }
+        #expect(opened.value)
+        consumer.cancel()
+        // The close makes the server end too; a new connection still works afterwards.
+        let probe = WebSocketConnection(options: WebSocketOptions(url: server.url()))
+        let recorder = EventRecorder(probe)
+        probe.connect()
+        #expect(await recorder.waitOpened())
+        probe.close()
+    }
+
+    @Test func stoppingAPrivateLoopEndsItsConnections() async throws {
+        let server = try TransportTestServer(.echo)
+        let loop = MainLoop(name: "test-transport-loop")
+        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()), loop: loop)
+        let recorder = EventRecorder(connection)
+        connection.connect()
+        #expect(await recorder.waitOpened())
+        loop.stop()
+        let terminal = await recorder.waitTerminal()
+        guard case .closed(let code, _) = terminal else {
+            Issue.record("expected .closed, got \(String(describing: terminal))")
+            return
+        }
+        #expect(code == 1006)
+
+        let late = WebSocketConnection(options: WebSocketOptions(url: server.url()), loop: loop)
+        let lateRecorder = EventRecorder(late)
+        late.connect()
+        #expect(await lateRecorder.waitTerminal()?.failure?.kind == .other)
+    }
+}
+
+/// Weak references to connection cores, to check that finished connections are freed.
+final class WeakCores: @unchecked Sendable {
+    private struct Entry { weak var core: ConnectionCore? }
+    private let lock = NSLock()
+    private var entries: [Entry] = []
+
+    func add(_ core: ConnectionCore) {
+        lock.lock(); defer { lock.unlock() }
+        entries.append(Entry(core: core))
+    }
+
+    var aliveCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return entries.filter { $0.core != nil }.count
+    }
+}
+
+/// Polls `condition` until it holds; the timeout only prevents hangs.
+func eventually(timeout: Double = 20, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(nanoseconds: 5_000_000)
+    }
+    return condition()
+}
+
+/// A tiny locked value for tests.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        lock.lock(); defer { lock.unlock() }
+        return stored
+    }
+    func set(_ value: Value) {
+        lock.lock(); defer { lock.unlock() }
+        stored = value
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import WCSSession
+
+/// wss:// verification against the Python fixture with generated certificates.
+@Suite struct TransportTLSTests {
+    let certificates: TestCertificates
+
+    init() throws {
+        certificates = try TestCertificates.shared()
+    }
+
+    private func echoServer(wrongName: Bool = false, host: String = "127.0.0.1") throws -> TransportTestServer {
+        try TransportTestServer(.echo, host: host,
+                                certificate: wrongName ? certificates.wrongNameCertificate : certificates.serverCertificate,
+                                key: wrongName ? certificates.wrongNameKey : certificates.serverKey)
+    }
+
+    /// Connects, sends one message and returns the recorder once the echo or a terminal event arrived.
+    private func roundTrip(_ options: WebSocketOptions) async -> EventRecorder {
+        let connection = WebSocketConnection(options: options)
+        let recorder = EventRecorder(connection)
+        connection.connect()
+        connection.send("secret hello")
+        await recorder.wait { $0.contains(.text("secret hello")) || $0.contains(where: \.isTerminal) }
+        connection.close()
+        await recorder.waitTerminal()
+        return recorder
+    }
+
+    @Test(arguments: ["127.0.0.1", "localhost"])
+    func verifiesAgainstTheCAFile(host: String) async throws {
+        let server = try echoServer()
+        let recorder = await roundTrip(WebSocketOptions(url: server.url(secure: true, host: host), caFile: certificates.caFile))
+        #expect(recorder.events == [.opened, .text("secret hello"), .closed(code: 1000, reason: "")])
+    }
+
+    @Test func verifiesAnIPv6LiteralAgainstTheCertificateIPs() async throws {
+        let server = try echoServer(host: "::1")
+        let recorder = await roundTrip(WebSocketOptions(url: server.url(secure: true), caFile: certificates.caFile))
+        #expect(recorder.events == [.opened, .text("secret hello"), .closed(code: 1000, reason: "")])
+    }
+
+    @Test func failsWithoutTheCAFile() async throws {
+        let server = try echoServer()
+        let recorder = await roundTrip(WebSocketOptions(url: server.url(secure: true)))
+        let failure = recorder.terminal?.failure
+        #expect(failure?.kind == .tls)
+        #expect(failure?.message.contains("TLS certificate verify failed: unable to get local issuer certificate") == true,
+                "\(String(describing: failure))")
+        #expect(recorder.events.count == 1)
+    }
+
+    @Test func insecureAcceptsAnUntrustedWrongNameCertificate() async throws {
+        let server = try echoServer(wrongName: true)
+        let recorder = await roundTrip(WebSocketOptions(url: server.url(secure: true, host: "localhost"), allowInsecureTLS: true))
+        #expect(recorder.events == [.opened, .text("secret hello"), .closed(code: 1000, reason: "")])
+    }
+
+    @Test func hostNameMismatchFails() async throws {
+        let server = try echoServer(wrongName: true)
+        let recorder = await roundTrip(WebSocketOptions(url: server.url(secure: true, host: "localhost"), caFile: certificates.caFile))
+        let failure = recorder.terminal?.failure
+        #expect(failure?.kind == .tls)
+        #expect(failure?.message.contains("hostname mismatch") == true, "\(String(describing: failure))")
+    }
+
+    @Test(arguments: ["127.0.0.1", "::1"])
+    func ipAddressMismatchFails(host: String) async throws {
+        let server = try echoServer(wrongName: true, host: host)
+        let recorder = await roundTrip(WebSocketOptions(url: server.url(secure: true), caFile: certificates.caFile))
+        let failure = recorder.terminal?.failure
+        #expect(failure?.kind == .tls)
+        #expect(failure?.message.lowercased().contains("ip address mismatch") == true, "\(String(describing: failure))")
+    }
+
+    @Test func missingOrEmptyCAFileFailsClearly() async throws {
+        let server = try echoServer()
+        let missing = await roundTrip(WebSocketOptions(url: server.url(secure: true), caFile: "/nonexistent/ca.pem"))
+        #expect(missing.terminal?.failure?.kind == .tls)
+        #expect(missing.terminal?.failure?.message.contains("/nonexistent/ca.pem") == true)
+
+        let empty = certificates.directory + "/empty.pem"
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        let unusable = await roundTrip(WebSocketOptions(url: server.url(secure: true), caFile: empty))
+        #expect(unusable.terminal?.failure?.kind == .tls)
+        #expect(unusable.terminal?.failure?.message.contains("no usable PEM certificate") == true)
+    }
+
+    @Test func tlsToAPlainServerFails() async throws {
+        let server = try TransportTestServer(.echo)
+        let recorder = await roundTrip(WebSocketOptions(url: server.url(secure: true), caFile: certificates.caFile))
+        #expect(recorder.terminal?.failure?.kind == .tls)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import WCSSession
+
+/// Collects the events of one connection on a background task, for polling from tests.
+final class EventRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [WebSocketEvent] = []
+    private var task: Task<Void, Never>?
+
+    init(_ connection: WebSocketConnection) {
+        let stream = connection.events
+        task = Task { [self] in
+            for await event in stream { record(event) }
+        }
+    }
+
+    private func record(_ event: WebSocketEvent) {
+        lock.lock(); defer { lock.unlock() }
+        recorded.append(event)
+    }
+
+    /// Everything recorded so far.
+    var events: [WebSocketEvent] {
+        lock.lock(); defer { lock.unlock() }
+        return recorded
+    }
+
+    /// The received text messages, in order.
+    var texts: [String] {
+        events.compactMap { if case .text(let text) = $0 { text } else { nil } }
+    }
+
+    /// The terminal event, if it arrived.
+    var terminal: WebSocketEvent? { events.last(where: \.isTerminal) }
+
+    /// Waits until `condition` holds on the recorded events; the timeout only prevents hangs.
+    @discardableResult
+    func wait(timeout: Double = 20, until condition: ([WebSocketEvent]) -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition(events) { return true }
+            try? await Task.sleep(nanoseconds: 2_000_000)
+        }
+        return condition(events)
+    }
+
+    /// Waits for `.opened` (or an early terminal event); true if opened.
+    func waitOpened(timeout: Double = 20) async -> Bool {
+        await wait(timeout: timeout) { $0.contains(.opened) || $0.contains(where: \.isTerminal) }
+        return events.contains(.opened)
+    }
+
+    /// Waits for the terminal event and returns it.
+    @discardableResult
+    func waitTerminal(timeout: Double = 20) async -> WebSocketEvent? {
+        await wait(timeout: timeout) { $0.contains(where: \.isTerminal) }
+        return terminal
+    }
+
+    deinit { task?.cancel() }
+}
+
+extension WebSocketEvent {
+    /// The error of a `.failed` event.
+    var failure: WebSocketError? {
+        if case .failed(let error) = self { error } else { nil }
+    }
+}
