@@ -27,6 +27,8 @@ release: deps
 
 test: deps
 	swift build --build-tests $(SWIFT_FLAGS)
+	/usr/bin/python3 Tests/Emulator/selftest.py
+	/usr/bin/python3 Tests/Emulator/selftest_media.py
 	swift test --skip-build $(SWIFT_FLAGS)
 
 clean:

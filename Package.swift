@@ -24,7 +24,7 @@ let package = Package(
         // The single GLib main-loop thread that drives libwebsockets and libnice.
         .target(name: "MainLoop", dependencies: ["CGLib"]),
         // Signaling plane: WebSocket + WCS JSON protocol, session and call state machines.
-        .target(name: "WCSSession", dependencies: ["MainLoop", "CWebSockets", "CSSL"]),
+        .target(name: "WCSSession", dependencies: ["MainLoop", "CWebSockets", "CSSL"], exclude: ["README.md"]),
         // Media plane: SDP, ICE, DTLS-SRTP, RTP/RTCP, jitter buffer, Opus, DTMF, audio I/O.
         .target(name: "AudioPipe", dependencies: ["MainLoop", "CNice", "COpus", "CSSL", "CSRTP", "CSoxr"]),
         // The daemon's logic (config, token store, control socket, policy), testable as a library.

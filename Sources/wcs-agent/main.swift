@@ -2,6 +2,5 @@ import AgentCore
 import Foundation
 
 // wcs-agent: a Linux client for a Flashphoner WCS-style server. See README.md.
-setvbuf(stdout, nil, _IOLBF, 0)
 let code = await CLI.main(Array(CommandLine.arguments.dropFirst()))
 exit(code)

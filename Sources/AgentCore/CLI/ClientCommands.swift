@@ -38,7 +38,7 @@ enum ClientCommands {
                 while true {
                     let event = try client.nextEvent(timeout: nil)
                     print(json ? event.serialized() : StatusFormatter.event(event))
-                    fflush(stdout)
+                    fflush(nil)
                 }
             }
         } catch let error as ControlClientError {
