@@ -22,11 +22,11 @@ import numpy
 from aiortc import RTCConfiguration, RTCPeerConnection, RTCSessionDescription
 from aiortc.mediastreams import MediaStreamError
 
-from emulator_harness import Emulator, Runner, connect, fail_with_log
+from emulator_harness import Emulator, Runner, connect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wcsemu.audio import ToneTrack  # noqa: E402
-from wcsemu.media_webrtc import _with_telephone_event  # noqa: E402
+from wcsemu.media_webrtc import with_telephone_event  # noqa: E402
 from aiortc.rtp import RtpPacket  # noqa: E402
 
 aioice.ice.get_host_addresses = lambda use_ipv4=True, use_ipv6=True: ["127.0.0.1"]
@@ -126,7 +126,7 @@ class MediaChecks:
         assert "a=rtpmap:101 telephone-event/8000" in offer, offer
         await client.expect("ring")
         peer = ClientPeer()
-        answer = _with_telephone_event(await peer.answer(offer), "101")  # as a browser would answer
+        answer = with_telephone_event(await peer.answer(offer), "101")  # as a browser would answer
         assert "a=candidate" not in answer
         await client.send("answer", {"callId": call_id, "incoming": True, "sdp": answer})
         await client.expect("talk")
@@ -264,12 +264,7 @@ async def main() -> int:
         for name in os.listdir(record_dir):
             os.unlink(os.path.join(record_dir, name))
         os.rmdir(record_dir)
-    status = runner.summary()
-    if status:
-        fail_with_log(emulator)
-    else:
-        emulator.remove_log()
-    return status
+    return runner.summary(emulator)
 
 
 if __name__ == "__main__":
