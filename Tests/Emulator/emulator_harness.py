@@ -250,10 +250,12 @@ class Runner:
             self.failures += 1
             print(f"FAIL {name}: {type(error).__name__}: {error}", flush=True)
 
-    def summary(self) -> int:
+    def summary(self, emulator: Emulator) -> int:
+        """Prints the totals; on failure dumps the emulator's log to stderr, else deletes it.
+        Returns the exit status."""
         print(f"{self.passed} passed, {self.failures} failed", flush=True)
-        return 1 if self.failures else 0
-
-
-def fail_with_log(emulator: Emulator) -> None:
-    sys.stderr.write("---- emulator log ----\n" + emulator.log()[-20000:] + "\n")
+        if self.failures:
+            sys.stderr.write("---- emulator log ----\n" + emulator.log()[-20000:] + "\n")
+            return 1
+        emulator.remove_log()
+        return 0

@@ -15,7 +15,7 @@ import sys
 import tempfile
 import threading
 
-from emulator_harness import Closed, Emulator, Runner, connect, fail_with_log
+from emulator_harness import Emulator, Runner, connect
 
 USERS = {f"10{n:02d}": f"pw{n}" for n in range(1, 40)}
 
@@ -444,12 +444,7 @@ async def main() -> int:
         emulator.stop()
         os.unlink(push_file)
     await tls_mode(runner)
-    status = runner.summary()
-    if status:
-        fail_with_log(emulator)
-    else:
-        emulator.remove_log()
-    return status
+    return runner.summary(emulator)
 
 
 if __name__ == "__main__":

@@ -22,11 +22,11 @@ import numpy
 from aiortc import RTCConfiguration, RTCPeerConnection, RTCSessionDescription
 from aiortc.mediastreams import MediaStreamError
 
-from emulator_harness import Emulator, Runner, connect, fail_with_log
+from emulator_harness import Emulator, Runner, connect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wcsemu.audio import ToneTrack  # noqa: E402
-from wcsemu.media_webrtc import _with_telephone_event  # noqa: E402
+from wcsemu.media_webrtc import with_telephone_event  # noqa: E402
 from aiortc.rtp import RtpPacket  # noqa: E402
 
 aioice.ice.get_host_addresses = lambda use_ipv4=True, use_ipv6=True: ["127.0.0.1"]
@@ -69,13 +69,14 @@ class ClientPeer:
             pass
 
     async def send_rfc4733(self, keys: str, pt: int = 101) -> None:
-        """Sends RFC 4733 events (three end packets each) on the audio SSRC, like a WebRTC stack."""
+        """Sends RFC 4733 events (three end packets each) on their own SSRC (reusing the audio SSRC
+        with made-up sequence numbers would desynchronise the receiver's SRTP rollover counter)."""
         sender = self.pc.getTransceivers()[0].sender
         for number, key in enumerate(keys):
             event = "0123456789*#".index(key)
             for repeat in range(3):
-                packet = RtpPacket(payload_type=pt, sequence_number=60000 + number * 3 + repeat,
-                                   timestamp=1000000 + number * 8000, ssrc=sender._ssrc,
+                packet = RtpPacket(payload_type=pt, sequence_number=100 + number * 3 + repeat,
+                                   timestamp=1000000 + number * 8000, ssrc=0x4733,
                                    payload=bytes([event, 0x80 | 10, 0x03, 0x20]))
                 await sender.transport._send_rtp(packet.serialize())
 
@@ -125,7 +126,7 @@ class MediaChecks:
         assert "a=rtpmap:101 telephone-event/8000" in offer, offer
         await client.expect("ring")
         peer = ClientPeer()
-        answer = _with_telephone_event(await peer.answer(offer), "101")  # as a browser would answer
+        answer = with_telephone_event(await peer.answer(offer), "101")  # as a browser would answer
         assert "a=candidate" not in answer
         await client.send("answer", {"callId": call_id, "incoming": True, "sdp": answer})
         await client.expect("talk")
@@ -180,6 +181,34 @@ class MediaChecks:
         await peer.close()
         await client.close()
 
+    async def file_source_is_played(self):
+        client = await self._login("1005")
+        with tempfile.TemporaryDirectory(prefix="wcs-media-source-") as scratch:
+            path = os.path.join(scratch, "tone660.wav")
+            t = numpy.arange(16000) / 16000
+            with wave.open(path, "wb") as wav:  # 1 s of 660 Hz, 16 kHz mono: resampled and looped
+                wav.setnchannels(1)
+                wav.setsampwidth(2)
+                wav.setframerate(16000)
+                wav.writeframes((8000 * numpy.sin(2 * numpy.pi * 660 * t)).astype(numpy.int16).tobytes())
+            missing = await self.emu.apost("/ring", {"login": "1005", "source": "file:/nonexistent.wav"})
+            assert missing["state"] == "failed" and missing["reason"] == "media_failed", missing
+            ring = await self.emu.apost("/ring", {"login": "1005", "source": f"file:{path}"})
+            _, offer = await client.expect("setRemoteSDP")
+            peer = ClientPeer()
+            await client.send("answer", {"callId": ring["callId"], "sdp": await peer.answer(offer)})
+            await client.expect("talk")
+            for _ in range(100):
+                await asyncio.sleep(0.1)
+                if peer.received_seconds() >= 1.5:
+                    break
+            heard = numpy.concatenate(peer.received)[-48000:]
+            assert abs(dominant_frequency(heard, 48000) - 660) < 10, dominant_frequency(heard, 48000)
+            await client.send("hangup", {"callId": ring["callId"]})
+            await client.expect("finish")
+            await peer.close()
+        await client.close()
+
     async def ice_failure_fails_the_call(self):
         await self.emu.apost("/config", {"ice_timeout": 1.5})
         try:
@@ -223,24 +252,19 @@ async def main() -> int:
     asyncio.get_running_loop().set_exception_handler(quiet_closed_transport_noise)
     record_dir = tempfile.mkdtemp(prefix="wcs-media-selftest-")
     emulator = Emulator("--media", "aiortc", "--record-dir", record_dir,
-                        *[f"--user=100{n}:pw" for n in range(1, 5)])
+                        *[f"--user=100{n}:pw" for n in range(1, 6)])
     runner = Runner()
     checks = MediaChecks(emulator)
     try:
         for name in ("incoming_call_tone_both_ways", "outgoing_call_without_client_candidates",
-                     "ice_failure_fails_the_call", "dtls_fingerprint_mismatch_fails_the_call"):
+                     "file_source_is_played", "ice_failure_fails_the_call", "dtls_fingerprint_mismatch_fails_the_call"):
             await runner.run(name, getattr(checks, name), timeout=60)
     finally:
         emulator.stop()
         for name in os.listdir(record_dir):
             os.unlink(os.path.join(record_dir, name))
         os.rmdir(record_dir)
-    status = runner.summary()
-    if status:
-        fail_with_log(emulator)
-    else:
-        emulator.remove_log()
-    return status
+    return runner.summary(emulator)
 
 
 if __name__ == "__main__":

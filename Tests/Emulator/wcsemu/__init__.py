@@ -9,6 +9,8 @@ Modules:
     model       Session and Call records and their JSON views
     sdp         SDP helpers and the fixed (signaling-only) media engine
     media       the media-engine interface and the engine factory
+    media_webrtc the aiortc media engine: a real WebRTC leg (default)
+    audio       media sources (tone, file, silence) and the WAV recorder for the aiortc engine
     connection  one client WebSocket: framing, ping/pong, silence switches
     sessions    session lifecycle: login, registration, keepAlive, token resume, expiry
     calls       call flows: incoming, outgoing, hold, DTMF, transfer, hangup

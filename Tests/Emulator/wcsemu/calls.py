@@ -117,6 +117,10 @@ class CallManager:
             call.state, call.end_reason, call.finish_info = FAILED, "media_failed", error.info
             call.ended_at = time.time()
             log.warning("call %s: no offer: %s", call.id, error)
+            await self.emulator.engine.stop(call)
+            return call
+        if not call.live:  # the session was destroyed while the offer was being made
+            await self.emulator.engine.stop(call)
             return call
         timeout = ring_timeout or self.emulator.settings.ring_timeout
         self._later(call, timeout, self._ring_timed_out, call)
@@ -131,8 +135,7 @@ class CallManager:
 
     async def _announce(self, call: Call, conn) -> None:
         await conn.send("setRemoteSDP", [call.id, call.offer_sdp])
-        notify = call.status_object("RING")
-        await conn.send("notifyIncomingCall", [notify])
+        await conn.send("notifyIncomingCall", [call.status_object("RING")])
         await conn.send("ring", [call.status_object("RING")])
 
     async def replay_ringing(self, session, conn) -> None:
@@ -199,6 +202,8 @@ class CallManager:
         except MediaError as error:
             log.warning("call %s: offer rejected: %s", call.id, error)
             await self.finish(call, "FAILED", error.info, "media_failed")
+            return
+        if not call.live:  # the SIP side gave up while the answer was being made
             return
         await self._send(call, "setRemoteSDP", [call.id, call.answer_sdp])
         await self._status(call, "notifyTryingResponse", "TRYING")

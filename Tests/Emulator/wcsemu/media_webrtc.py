@@ -58,25 +58,25 @@ def _configure_aiortc() -> None:
 _configure_aiortc()
 
 
-def _with_telephone_event(sdp: str, pt: str) -> str:
-    """Adds telephone-event/8000 as payload `pt` to the audio section (aiortc has no RFC 4733).
+def with_telephone_event(sdp: str, pt: str) -> str:
+    """Adds telephone-event/8000 as payload `pt` to the (single) audio section, unless present.
 
-    Received events are captured by the engine; the emulator never sends any.
+    aiortc has no RFC 4733 support; the engine captures received events itself and never sends any.
     """
     lines = sdp.split("\r\n")
+    if any(line.startswith(f"a=rtpmap:{pt} ") for line in lines):
+        return sdp
+    anchors = [i for i, line in enumerate(lines) if line.startswith(("a=rtpmap:", "m=audio "))]
+    if not anchors:
+        return sdp
     out = []
-    for line in lines:
-        if line.startswith("m=audio ") and f" {pt}" not in line.split(" ", 3)[-1].split():
+    for index, line in enumerate(lines):
+        if line.startswith("m=audio "):
             line = f"{line} {pt}"
         out.append(line)
-        if line.startswith("a=rtpmap:") and line == _last_rtpmap(lines):
+        if index == anchors[-1]:
             out += [f"a=rtpmap:{pt} telephone-event/8000", f"a=fmtp:{pt} 0-15"]
     return "\r\n".join(out)
-
-
-def _last_rtpmap(lines: List[str]) -> Optional[str]:
-    rtpmaps = [line for line in lines if line.startswith("a=rtpmap:")]
-    return rtpmaps[-1] if rtpmaps else None
 
 
 def _safe_name(call_id: str) -> str:
@@ -118,7 +118,7 @@ class AiortcMediaEngine:
         media = self._create(call)
         media.pc.addTrack(media.source)
         await media.pc.setLocalDescription(await media.pc.createOffer())
-        return _with_telephone_event(media.pc.localDescription.sdp, EVENT_PT)
+        return with_telephone_event(media.pc.localDescription.sdp, EVENT_PT)
 
     async def take_answer(self, call, sdp: Any) -> None:
         media: CallMedia = call.media
@@ -141,7 +141,7 @@ class AiortcMediaEngine:
         answer = media.pc.localDescription.sdp
         event_pt = section.payload_named("telephone-event", "8000")
         if event_pt is not None:
-            answer = _with_telephone_event(answer, event_pt)
+            answer = with_telephone_event(answer, event_pt)
         self._negotiated(call, section, answer=answer)
         return answer
 
