@@ -16,11 +16,14 @@ public final class ChildProcess: @unchecked Sendable {
     private var stdoutFD: Int32  // guarded by lock; -1 once closed
     private var buffered: [UInt8] = []  // guarded by lock
     private var reaped = false  // guarded by lock
+    private var exitCode: Int32?  // guarded by lock; set when reaped by waitForExit
 
     /// Starts `executable` with `arguments` (argv[0] is the executable path).
     /// - Parameter stderrPath: file that receives the child's stderr (created or truncated);
     ///   nil means the child inherits this process's stderr.
-    public init(executable: String, arguments: [String], stderrPath: String? = nil) throws {
+    /// - Parameter environment: the child's whole environment; nil inherits this process's.
+    public init(executable: String, arguments: [String], stderrPath: String? = nil,
+                environment: [String: String]? = nil) throws {
         var pipeFDs: [Int32] = [-1, -1]
         guard pipe(&pipeFDs) == 0 else { throw TestSupportError.system("pipe", errno) }
         for fd in pipeFDs {  // keep both ends out of other children; dup2 clears the flag on the child's 1
@@ -53,7 +56,10 @@ public final class ChildProcess: @unchecked Sendable {
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var childPID: pid_t = 0
-        let status = posix_spawn(&childPID, executable, &actions, &attributes, argv, environ)
+        let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer { envp?.forEach { free($0) } }
+        let status = envp.map { posix_spawn(&childPID, executable, &actions, &attributes, argv, $0) }
+            ?? posix_spawn(&childPID, executable, &actions, &attributes, argv, environ)
         close(pipeFDs[1])
         guard status == 0 else {
             close(pipeFDs[0])
@@ -109,6 +115,47 @@ public final class ChildProcess: @unchecked Sendable {
             return false
         }
         return result == 0
+    }
+
+    /// Sends `signal` to the child (no-op once reaped).
+    public func signal(_ signal: Int32) {
+        lock.lock()
+        defer { lock.unlock() }
+        if !reaped { _ = Glibc.kill(pid, signal) }
+    }
+
+    /// Waits up to `timeout` seconds for the child to exit; returns its exit code (128+N for a
+    /// signal N), or nil if it is still running or was already reaped by `kill()`.
+    public func waitForExit(timeout: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            lock.lock()
+            if reaped { lock.unlock(); return exitCode }
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid {
+                reaped = true
+                let code: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                exitCode = code
+                lock.unlock()
+                return code
+            }
+            lock.unlock()
+            usleep(10_000)
+        }
+        return nil
+    }
+
+    /// Everything the child wrote on stdout until it closed it (waits at most `timeout` seconds).
+    public func readToEnd(timeout: Double) -> String {
+        var lines: [String] = []
+        while let line = try? readLine(timeout: timeout) { lines.append(line) }
+        lock.lock()
+        let rest = String(decoding: buffered, as: UTF8.self)
+        buffered.removeAll()
+        lock.unlock()
+        if !rest.isEmpty { lines.append(rest) }
+        return lines.joined(separator: "\n")
     }
 
     /// Sends SIGKILL, waits for the child to exit and closes the pipe. Safe to call more than once.
