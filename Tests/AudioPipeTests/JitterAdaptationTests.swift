@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct JitterAdaptationTests {
     @Test func jitterRaisesTheTargetAndACalmPeriodLowersIt() throws {
-        var generator = SeededGenerator(seed: 3)
+        var generator = RTPSeededGenerator(seed: 3)
         let wild = (0..<150).map { _ in Double.random(in: 0..<0.4, using: &generator) }
         var simulation = try JitterSimulation()
         simulation.add(jitterStream(count: 1500) { index in
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func delayStaysWithinBoundsUnderHeavyJitter() throws {
-        var generator = SeededGenerator(seed: 11)
+        var generator = RTPSeededGenerator(seed: 11)
         let delays = (0..<1000).map { _ in Double.random(in: 0..<1.0, using: &generator) }
         var simulation = try JitterSimulation()
         simulation.add(jitterStream(count: 1000) { delays[$0] })
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func randomTrafficKeepsEveryPacketAccountedFor() throws {
-        var generator = SeededGenerator(seed: 0x5EED)
+        var generator = RTPSeededGenerator(seed: 0x5EED)
         var buffer = try JitterBuffer()
         var sequence: UInt16 = 40_000
         var timestamp: UInt32 = UInt32.max - 100_000

@@ -2,14 +2,14 @@
 import Testing
 
 @Suite struct RTCPPacketTests {
-    static let senderReportBytes = hexBytes("""
+    static let senderReportBytes = rtpHexBytes("""
         81 C8 00 0C  11 22 33 44
         83 AA 7E 80  80 00 00 00  00 00 03 C0  00 00 00 0A  00 00 06 40
         55 66 77 88  40 00 00 05  00 01 00 10  00 00 00 20  12 34 56 78  00 01 80 00
         """)
-    static let sourceDescriptionBytes = hexBytes("81 CA 00 03  11 22 33 44  01 05 61 62 63 64 65 00")
-    static let goodbyeBytes = hexBytes("81 CB 00 03  11 22 33 44  04 64 6F 6E 65 00 00 00")
-    static let pictureLossBytes = hexBytes("81 CE 00 02  11 22 33 44  55 66 77 88")
+    static let sourceDescriptionBytes = rtpHexBytes("81 CA 00 03  11 22 33 44  01 05 61 62 63 64 65 00")
+    static let goodbyeBytes = rtpHexBytes("81 CB 00 03  11 22 33 44  04 64 6F 6E 65 00 00 00")
+    static let pictureLossBytes = rtpHexBytes("81 CE 00 02  11 22 33 44  55 66 77 88")
 
     @Test func parsesSenderReportVector() throws {
         let packets = try RTCPPacket.parseCompound(Self.senderReportBytes)
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func receiverReportWithNegativeCumulativeLost() throws {
-        let bytes = hexBytes("81 C9 00 07  AA BB CC DD  01 02 03 04  00 FF FF FF  00 00 FF FF  00 00 00 00  00 00 00 00  00 00 00 00")
+        let bytes = rtpHexBytes("81 C9 00 07  AA BB CC DD  01 02 03 04  00 FF FF FF  00 00 FF FF  00 00 00 00  00 00 00 00  00 00 00 00")
         let packets = try RTCPPacket.parseCompound(bytes)
         guard case let .receiverReport(report) = packets.first else { Issue.record("not an RR"); return }
         #expect(report.ssrc == 0xAABB_CCDD)
@@ -50,7 +50,7 @@ import Testing
     @Test func sourceDescriptionChunkEndingOnWordBoundaryGetsAFullNullWord() throws {
         // CNAME of 6 bytes: items are exactly 8 bytes, so a whole null word must follow.
         let bytes = try RTCPPacket.serializeCompound([.sourceDescription(RTCPSourceDescription(ssrc: 1, cname: "abcdef"))])
-        #expect(bytes == hexBytes("81 CA 00 04  00 00 00 01  01 06 61 62 63 64 65 66  00 00 00 00"))
+        #expect(bytes == rtpHexBytes("81 CA 00 04  00 00 00 01  01 06 61 62 63 64 65 66  00 00 00 00"))
         let parsed = try RTCPPacket.parseCompound(bytes)
         guard case let .sourceDescription(description) = parsed.first else { Issue.record("not SDES"); return }
         #expect(description.cname(for: 1) == "abcdef")
@@ -59,10 +59,10 @@ import Testing
 
     @Test func compoundWithUnknownFeedbackIsParsedGracefully() throws {
         let compound = Self.senderReportBytes + Self.sourceDescriptionBytes + Self.pictureLossBytes
-            + hexBytes("80 CF 00 01  11 22 33 44")  // XR with no report blocks
+            + rtpHexBytes("80 CF 00 01  11 22 33 44")  // XR with no report blocks
         let packets = try RTCPPacket.parseCompound(compound)
         #expect(packets.count == 4)
-        #expect(packets[2] == .unknown(RTCPUnknownPacket(packetType: 206, count: 1, body: hexBytes("11 22 33 44 55 66 77 88"))))
+        #expect(packets[2] == .unknown(RTCPUnknownPacket(packetType: 206, count: 1, body: rtpHexBytes("11 22 33 44 55 66 77 88"))))
         #expect(packets[3].packetType == RTCPPacket.PacketType.extendedReport)
         #expect(try RTCPPacket.serializeCompound(packets) == compound)
     }
@@ -83,40 +83,40 @@ import Testing
         ])
         #expect(DatagramKind.classify(senderCompound) == .rtcp && DatagramKind.classify(receiverCompound) == .rtcp)
         let empty = RTCPReceiverReport(ssrc: 5)
-        #expect(try RTCPPacket.serializeCompound([.receiverReport(empty)]) == hexBytes("80 C9 00 01 00 00 00 05"))
+        #expect(try RTCPPacket.serializeCompound([.receiverReport(empty)]) == rtpHexBytes("80 C9 00 01 00 00 00 05"))
     }
 
     @Test func unalignedUnknownBodyIsPaddedAndRestored() throws {
         let packet = RTCPPacket.unknown(RTCPUnknownPacket(packetType: 204, count: 2, body: [1, 2, 3, 4, 5]))
         let bytes = try RTCPPacket.serializeCompound([packet])
-        #expect(bytes == hexBytes("A2 CC 00 02  01 02 03 04  05 00 00 03"))
+        #expect(bytes == rtpHexBytes("A2 CC 00 02  01 02 03 04  05 00 00 03"))
         #expect(try RTCPPacket.parseCompound(bytes) == [packet])
     }
 
     @Test func goodbyeWithoutReasonAndMultipleSources() throws {
         let goodbye = RTCPPacket.goodbye(RTCPGoodbye(sources: [1, 2, 3]))
         let bytes = try RTCPPacket.serializeCompound([goodbye])
-        #expect(bytes == hexBytes("83 CB 00 03 00 00 00 01 00 00 00 02 00 00 00 03"))
+        #expect(bytes == rtpHexBytes("83 CB 00 03 00 00 00 01 00 00 00 02 00 00 00 03"))
         #expect(try RTCPPacket.parseCompound(bytes) == [goodbye])
     }
 
     @Test func malformedCompoundsGiveClearErrors() {
         #expect(throws: RTPError.self) { try RTCPPacket.parseCompound([]) }
-        #expect(throws: RTPError.unsupportedVersion(1)) { try RTCPPacket.parseCompound(hexBytes("41 C9 00 01 00 00 00 01")) }
+        #expect(throws: RTPError.unsupportedVersion(1)) { try RTCPPacket.parseCompound(rtpHexBytes("41 C9 00 01 00 00 00 01")) }
         // Length says 4 words but only 3 are there.
         #expect(throws: RTPError.truncated(what: "RTCP packet", needed: 16, available: 12)) {
-            try RTCPPacket.parseCompound(hexBytes("80 C9 00 03 00 00 00 01 00 00 00 02"))
+            try RTCPPacket.parseCompound(rtpHexBytes("80 C9 00 03 00 00 00 01 00 00 00 02"))
         }
         // RR announcing one block without room for it.
-        #expect(throws: RTPError.self) { try RTCPPacket.parseCompound(hexBytes("81 C9 00 01 00 00 00 01")) }
+        #expect(throws: RTPError.self) { try RTCPPacket.parseCompound(rtpHexBytes("81 C9 00 01 00 00 00 01")) }
         // Trailing garbage after a valid packet.
-        #expect(throws: RTPError.self) { try RTCPPacket.parseCompound(hexBytes("80 C9 00 01 00 00 00 01 80")) }
+        #expect(throws: RTPError.self) { try RTCPPacket.parseCompound(rtpHexBytes("80 C9 00 01 00 00 00 01 80")) }
         // Padding count larger than the packet.
-        #expect(throws: RTPError.self) { try RTCPPacket.parseCompound(hexBytes("A0 C9 00 01 00 00 00 09")) }
+        #expect(throws: RTPError.self) { try RTCPPacket.parseCompound(rtpHexBytes("A0 C9 00 01 00 00 00 09")) }
         // SDES item running past the end.
-        #expect(throws: RTPError.self) { try RTCPPacket.parseCompound(hexBytes("81 CA 00 02 00 00 00 01 01 09 61 62")) }
+        #expect(throws: RTPError.self) { try RTCPPacket.parseCompound(rtpHexBytes("81 CA 00 02 00 00 00 01 01 09 61 62")) }
         // BYE reason running past the end.
-        #expect(throws: RTPError.self) { try RTCPPacket.parseCompound(hexBytes("81 CB 00 02 00 00 00 01 09 61 62 63")) }
+        #expect(throws: RTPError.self) { try RTCPPacket.parseCompound(rtpHexBytes("81 CB 00 02 00 00 00 01 09 61 62 63")) }
     }
 
     @Test func serializationRejectsOversizedContents() {

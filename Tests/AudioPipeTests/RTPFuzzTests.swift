@@ -5,13 +5,13 @@ import Testing
 /// datagrams rarely get past the version check, so valid packets are also mutated and cut.
 @Suite struct RTPFuzzTests {
     static let seeds: [[UInt8]] = [
-        hexBytes("B2 00 00 01 00 00 00 A0 11 22 33 44 AA AA AA AA BB BB BB BB BE DE 00 02 10 AB 22 01 02 03 00 00 F0 F1 00 00 03"),
-        hexBytes("90 6F 00 01 00 00 00 00 00 00 00 01 10 00 00 02 01 00 02 02 AA BB 00 00 55"),
+        rtpHexBytes("B2 00 00 01 00 00 00 A0 11 22 33 44 AA AA AA AA BB BB BB BB BE DE 00 02 10 AB 22 01 02 03 00 00 F0 F1 00 00 03"),
+        rtpHexBytes("90 6F 00 01 00 00 00 00 00 00 00 01 10 00 00 02 01 00 02 02 AA BB 00 00 55"),
         RTCPPacketTests.senderReportBytes + RTCPPacketTests.sourceDescriptionBytes + RTCPPacketTests.goodbyeBytes,
-        RTCPPacketTests.pictureLossBytes + hexBytes("A2 CC 00 02 01 02 03 04 05 00 00 03"),
+        RTCPPacketTests.pictureLossBytes + rtpHexBytes("A2 CC 00 02 01 02 03 04 05 00 00 03"),
     ]
 
-    private func mutate(_ seed: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {
+    private func mutate(_ seed: [UInt8], using generator: inout RTPSeededGenerator) -> [UInt8] {
         var bytes = seed
         for _ in 0..<Int.random(in: 1...4, using: &generator) {
             switch Int.random(in: 0..<3, using: &generator) {
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func randomDatagramsNeverCrash() {
-        var generator = SeededGenerator(seed: 0xF00D)
+        var generator = RTPSeededGenerator(seed: 0xF00D)
         for _ in 0..<10_000 {
             var bytes = generator.bytes(count: Int.random(in: 0...120, using: &generator))
             if !bytes.isEmpty && Bool.random(using: &generator) { bytes[0] = 0x80 | (bytes[0] & 0x3F) }  // version 2
@@ -58,14 +58,14 @@ import Testing
     }
 
     @Test func mutatedPacketsNeverCrash() {
-        var generator = SeededGenerator(seed: 0xBEEF)
+        var generator = RTPSeededGenerator(seed: 0xBEEF)
         for iteration in 0..<10_000 {
             exercise(mutate(Self.seeds[iteration % Self.seeds.count], using: &generator))
         }
     }
 
     @Test func randomExtensionBlocksNeverCrash() throws {
-        var generator = SeededGenerator(seed: 42)
+        var generator = RTPSeededGenerator(seed: 42)
         for _ in 0..<10_000 {
             let profile: UInt16 = Bool.random(using: &generator) ? 0xBEDE : 0x1000
             let data = generator.bytes(count: 4 * Int.random(in: 0...6, using: &generator))

@@ -4,7 +4,7 @@ import Testing
 @Suite struct RTPPacketTests {
     @Test func parsesMinimalPacketFromHandComposedBytes() throws {
         // V=2, no P/X/CC; M=1, PT=96; seq 0x1234; ts 123456; SSRC 0xDEADBEEF; 3 payload bytes.
-        let bytes = hexBytes("80 E0 12 34  00 01 E2 40  DE AD BE EF  01 02 03")
+        let bytes = rtpHexBytes("80 E0 12 34  00 01 E2 40  DE AD BE EF  01 02 03")
         let packet = try RTPPacket(parsing: bytes)
         #expect(packet.header == RTPHeader(marker: true, payloadType: 96, sequenceNumber: 0x1234, timestamp: 123_456, ssrc: 0xDEAD_BEEF))
         #expect(packet.payload == [1, 2, 3])
@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func parsesCSRCsOneByteExtensionAndPadding() throws {
-        let bytes = hexBytes("""
+        let bytes = rtpHexBytes("""
             B2 00 00 01  00 00 00 A0  11 22 33 44
             AA AA AA AA  BB BB BB BB
             BE DE 00 02  10 AB 22 01  02 03 00 00
@@ -41,7 +41,7 @@ import Testing
         let ext = try RTPHeaderExtension(elements: elements)
         #expect(ext.form == .twoByte)  // a zero-length element needs the two-byte form
         #expect(ext.profile == 0x1000)
-        #expect(ext.data == hexBytes("01 00 02 02 AA BB 00 00"))
+        #expect(ext.data == rtpHexBytes("01 00 02 02 AA BB 00 00"))
         #expect(try ext.elements() == elements)
         let header = RTPHeader(payloadType: 111, sequenceNumber: 7, timestamp: 9, ssrc: 1, headerExtension: ext)
         let packet = RTPPacket(header: header, payload: [9, 9])
@@ -51,19 +51,19 @@ import Testing
     @Test func oneByteFormIsChosenWhenElementsFit() throws {
         let ext = try RTPHeaderExtension(elements: [RTPHeaderExtensionElement(id: 3, data: [0x80 | 42])])
         #expect(ext.profile == RTPHeaderExtension.oneByteProfile)
-        #expect(ext.data == hexBytes("30 AA 00 00"))
+        #expect(ext.data == rtpHexBytes("30 AA 00 00"))
         #expect(throws: RTPError.self) {
             try RTPHeaderExtension(elements: [RTPHeaderExtensionElement(id: 15, data: [1])], form: .oneByte)
         }
     }
 
     @Test func oneByteParsingSkipsPaddingAndStopsAtReservedID() throws {
-        let ext = try RTPHeaderExtension(profile: 0xBEDE, data: hexBytes("00 10 AB F0 22 00 00 00"))
+        let ext = try RTPHeaderExtension(profile: 0xBEDE, data: rtpHexBytes("00 10 AB F0 22 00 00 00"))
         #expect(try ext.elements() == [RTPHeaderExtensionElement(id: 1, data: [0xAB])])
     }
 
     @Test func nonRFC8285ProfileIsKeptRaw() throws {
-        let bytes = hexBytes("90 00 00 01 00 00 00 00 00 00 00 01  AB CD 00 01  01 02 03 04  55")
+        let bytes = rtpHexBytes("90 00 00 01 00 00 00 00 00 00 00 01  AB CD 00 01  01 02 03 04  55")
         let packet = try RTPPacket(parsing: bytes)
         let ext = try #require(packet.header.headerExtension)
         #expect(ext.profile == 0xABCD && ext.form == nil && ext.data == [1, 2, 3, 4])
@@ -77,24 +77,24 @@ import Testing
             try RTPPacket(parsing: [0x80, 0, 0])
         }
         #expect(throws: RTPError.unsupportedVersion(1)) {
-            try RTPPacket(parsing: hexBytes("40 00 00 01 00 00 00 00 00 00 00 01"))
+            try RTPPacket(parsing: rtpHexBytes("40 00 00 01 00 00 00 00 00 00 00 01"))
         }
         #expect(throws: RTPError.truncated(what: "RTP CSRC list", needed: 16, available: 12)) {
-            try RTPPacket(parsing: hexBytes("81 00 00 01 00 00 00 00 00 00 00 01"))
+            try RTPPacket(parsing: rtpHexBytes("81 00 00 01 00 00 00 00 00 00 00 01"))
         }
         #expect(throws: RTPError.truncated(what: "RTP header extension data", needed: 20, available: 16)) {
-            try RTPPacket(parsing: hexBytes("90 00 00 01 00 00 00 00 00 00 00 01 BE DE 00 01"))
+            try RTPPacket(parsing: rtpHexBytes("90 00 00 01 00 00 00 00 00 00 00 01 BE DE 00 01"))
         }
         // Padding count 0 and a count larger than what follows the header.
-        #expect(throws: RTPError.self) { try RTPPacket(parsing: hexBytes("A0 00 00 01 00 00 00 00 00 00 00 01 AA 00")) }
-        #expect(throws: RTPError.self) { try RTPPacket(parsing: hexBytes("A0 00 00 01 00 00 00 00 00 00 00 01 AA 05")) }
+        #expect(throws: RTPError.self) { try RTPPacket(parsing: rtpHexBytes("A0 00 00 01 00 00 00 00 00 00 00 01 AA 00")) }
+        #expect(throws: RTPError.self) { try RTPPacket(parsing: rtpHexBytes("A0 00 00 01 00 00 00 00 00 00 00 01 AA 05")) }
         let message = RTPError.truncated(what: "RTP fixed header", needed: 12, available: 3).description
         #expect(message.contains("RTP fixed header") && message.contains("12"))
     }
 
     @Test func malformedExtensionElementThrowsButPacketParses() throws {
         // Element claims 16 bytes in a 4-byte block: the packet is fine, elements() is not.
-        let bytes = hexBytes("90 00 00 01 00 00 00 00 00 00 00 01 BE DE 00 01 1F 00 00 00")
+        let bytes = rtpHexBytes("90 00 00 01 00 00 00 00 00 00 00 01 BE DE 00 01 1F 00 00 00")
         let packet = try RTPPacket(parsing: bytes)
         let ext = try #require(packet.header.headerExtension)
         #expect(throws: RTPError.self) { try ext.elements() }
@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test func parseReturnsPayloadRangeWithoutCopying() throws {
-        let bytes = hexBytes("80 6F 00 02 00 00 03 C0 00 00 00 05 FC FF FE")
+        let bytes = rtpHexBytes("80 6F 00 02 00 00 03 C0 00 00 00 05 FC FF FE")
         let range = try bytes.withUnsafeBytes { raw in try RTPHeader.parse(raw).payloadRange }
         #expect(Array(bytes[range]) == [0xFC, 0xFF, 0xFE])
     }

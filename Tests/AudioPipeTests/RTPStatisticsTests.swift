@@ -186,7 +186,7 @@ import Testing
 
     @Test func rtcpIntervalsStayWithinTheRandomizationRange() {
         var scheduler = RTCPScheduler()
-        var generator = SeededGenerator(seed: 7)
+        var generator = RTPSeededGenerator(seed: 7)
         let compensation = RTCPScheduler.compensation
         #expect(!scheduler.isDue(now: 0))
         scheduler.start(now: 0, using: &generator)

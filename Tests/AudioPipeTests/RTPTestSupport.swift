@@ -1,5 +1,5 @@
 /// A small deterministic generator (SplitMix64) so randomized tests replay exactly.
-struct SeededGenerator: RandomNumberGenerator {
+struct RTPSeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }
@@ -18,7 +18,7 @@ struct SeededGenerator: RandomNumberGenerator {
 }
 
 /// Parses hex with optional spaces, e.g. "80 E0 12 34".
-func hexBytes(_ text: String) -> [UInt8] {
+func rtpHexBytes(_ text: String) -> [UInt8] {
     let digits = text.filter { !$0.isWhitespace }
     var result: [UInt8] = []
     var index = digits.startIndex

@@ -1,3 +1,5 @@
+import MainLoop
+
 /// An adaptive jitter buffer for one incoming audio stream of fixed-length frames (20 ms).
 ///
 /// Feed every received packet to `insert` and call `pop` once per frame period (every
@@ -45,7 +47,7 @@ public struct JitterBuffer: Sendable {
 
     var ring = JitterSlotRing()
     var estimator: JitterDelayEstimator
-    var baseline: TransitBaseline
+    var baseline: JitterTransitBaseline
     var sequenceUnwrapper = RTPSequenceUnwrapper()
     var timestampUnwrapper = RTPTimestampUnwrapper()
     var counters = JitterBufferStatistics(targetDelayMs: 0, bufferedMs: 0, bufferedPackets: 0)
@@ -75,7 +77,7 @@ public struct JitterBuffer: Sendable {
         try configuration.validate()
         self.configuration = configuration
         estimator = JitterDelayEstimator(maximumDelay: configuration.maximumDelay, forgetFactor: configuration.forgetFactor)
-        baseline = TransitBaseline(creep: configuration.baselineCreep, resyncThreshold: configuration.resyncThreshold)
+        baseline = JitterTransitBaseline(creep: configuration.baselineCreep, resyncThreshold: configuration.resyncThreshold)
         frame = Int64(configuration.frameSamples)
         frameDuration = configuration.frameDuration
     }
@@ -105,7 +107,7 @@ public struct JitterBuffer: Sendable {
         seq: UInt16, timestamp: UInt32, payload: [UInt8], arrival: Double, ssrc: UInt32? = nil
     ) -> JitterInsertResult {
         counters.received += 1
-        if let ssrc, let current = self.ssrc, ssrc != current { restart() }
+        if let ssrc, let current = self.ssrc, ssrc != current { restart(reason: "SSRC changed to \(ssrc)") }
         if let ssrc { self.ssrc = ssrc }
         if mode == .empty { begin(seq: seq, timestamp: timestamp) }
 
@@ -117,7 +119,7 @@ public struct JitterBuffer: Sendable {
                 counters.late += 1
                 return .late
             }
-            restart()
+            restart(reason: "sequence restarted at \(seq)")
             begin(seq: seq, timestamp: timestamp)
         }
         pendingJump = nil
@@ -150,7 +152,7 @@ public struct JitterBuffer: Sendable {
 
     /// Discards everything buffered and forgets the stream (the counters are kept).
     public mutating func reset() {
-        restart()
+        restart(reason: "reset requested")
         ssrc = nil
     }
 
@@ -174,8 +176,9 @@ public struct JitterBuffer: Sendable {
         slotsSinceSkip = 0
     }
 
-    private mutating func restart() {
+    private mutating func restart(reason: @autoclosure () -> String) {
         guard mode != .empty else { return }
+        Log.info("jitter", "stream reset (\(reason())), flushing \(bufferedCount) packets")
         counters.flushed += bufferedCount
         counters.resets += 1
         bufferedCount = 0
