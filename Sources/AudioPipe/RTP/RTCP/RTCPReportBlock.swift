@@ -34,8 +34,25 @@ public struct RTCPReportBlock: Sendable, Equatable {
         self.delaySinceLastSenderReport = delaySinceLastSenderReport
     }
 
+    /// Parses the report section of an SR or RR: `count` blocks after `fixedBytes` of fixed
+    /// fields, then the raw profile extension up to the end of `body`.
+    static func parseReports(
+        _ bytes: UnsafeRawBufferPointer, body: Range<Int>, fixedBytes: Int, count: Int, kind: String
+    ) throws(RTPError) -> (blocks: [RTCPReportBlock], profileExtension: [UInt8]) {
+        let needed = fixedBytes + count * size
+        try RTPWire.require(needed, in: body.count, "RTCP \(kind) with \(count) report blocks")
+        let blocks = parseList(bytes, at: body.lowerBound + fixedBytes, count: count)
+        return (blocks, Array(bytes[(body.lowerBound + needed)..<body.upperBound]))
+    }
+
+    /// Appends report blocks and a profile extension.
+    static func writeReports(_ blocks: [RTCPReportBlock], profileExtension: [UInt8], into buffer: inout [UInt8]) {
+        for block in blocks { block.write(into: &buffer) }
+        buffer.append(contentsOf: profileExtension)
+    }
+
     /// Parses `count` blocks starting at `offset`; the caller has checked the length.
-    static func parseList(_ bytes: UnsafeRawBufferPointer, at offset: Int, count: Int) -> [RTCPReportBlock] {
+    private static func parseList(_ bytes: UnsafeRawBufferPointer, at offset: Int, count: Int) -> [RTCPReportBlock] {
         var blocks: [RTCPReportBlock] = []
         blocks.reserveCapacity(count)
         for index in 0..<count {

@@ -30,16 +30,13 @@ public struct RTCPSenderReport: Sendable, Equatable {
     }
 
     static func parse(_ bytes: UnsafeRawBufferPointer, body: Range<Int>, count: Int) throws(RTPError) -> RTCPSenderReport {
-        let needed = 24 + count * RTCPReportBlock.size
-        try RTPWire.require(needed, in: body.count, "RTCP SR with \(count) report blocks")
+        let (blocks, profileExtension) = try RTCPReportBlock.parseReports(bytes, body: body, fixedBytes: 24, count: count, kind: "SR")
         let start = body.lowerBound
         return RTCPSenderReport(
             ssrc: RTPWire.uint32(bytes, at: start),
             ntpTimestamp: NTPTimestamp(seconds: RTPWire.uint32(bytes, at: start + 4), fraction: RTPWire.uint32(bytes, at: start + 8)),
             rtpTimestamp: RTPWire.uint32(bytes, at: start + 12), packetCount: RTPWire.uint32(bytes, at: start + 16),
-            octetCount: RTPWire.uint32(bytes, at: start + 20),
-            reportBlocks: RTCPReportBlock.parseList(bytes, at: start + 24, count: count),
-            profileExtension: Array(bytes[(start + needed)..<body.upperBound]))
+            octetCount: RTPWire.uint32(bytes, at: start + 20), reportBlocks: blocks, profileExtension: profileExtension)
     }
 
     func writeBody(into buffer: inout [UInt8]) {
@@ -49,8 +46,7 @@ public struct RTCPSenderReport: Sendable, Equatable {
         RTPWire.append(rtpTimestamp, to: &buffer)
         RTPWire.append(packetCount, to: &buffer)
         RTPWire.append(octetCount, to: &buffer)
-        for block in reportBlocks { block.write(into: &buffer) }
-        buffer.append(contentsOf: profileExtension)
+        RTCPReportBlock.writeReports(reportBlocks, profileExtension: profileExtension, into: &buffer)
     }
 }
 
@@ -71,18 +67,13 @@ public struct RTCPReceiverReport: Sendable, Equatable {
     }
 
     static func parse(_ bytes: UnsafeRawBufferPointer, body: Range<Int>, count: Int) throws(RTPError) -> RTCPReceiverReport {
-        let needed = 4 + count * RTCPReportBlock.size
-        try RTPWire.require(needed, in: body.count, "RTCP RR with \(count) report blocks")
-        let start = body.lowerBound
+        let (blocks, profileExtension) = try RTCPReportBlock.parseReports(bytes, body: body, fixedBytes: 4, count: count, kind: "RR")
         return RTCPReceiverReport(
-            ssrc: RTPWire.uint32(bytes, at: start),
-            reportBlocks: RTCPReportBlock.parseList(bytes, at: start + 4, count: count),
-            profileExtension: Array(bytes[(start + needed)..<body.upperBound]))
+            ssrc: RTPWire.uint32(bytes, at: body.lowerBound), reportBlocks: blocks, profileExtension: profileExtension)
     }
 
     func writeBody(into buffer: inout [UInt8]) {
         RTPWire.append(ssrc, to: &buffer)
-        for block in reportBlocks { block.write(into: &buffer) }
-        buffer.append(contentsOf: profileExtension)
+        RTCPReportBlock.writeReports(reportBlocks, profileExtension: profileExtension, into: &buffer)
     }
 }
