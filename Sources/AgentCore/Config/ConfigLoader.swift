@@ -166,7 +166,7 @@ public enum ConfigLoader {
         guard var secret = String(data: data, encoding: .utf8) else {
             throw ConfigError("\(what) \(path) is not valid UTF-8")
         }
-        while secret.hasSuffix("\n") || secret.hasSuffix("\r") { secret.removeLast() }
+        while secret.last?.isNewline == true { secret.removeLast() }
         guard !secret.isEmpty else { throw ConfigError("\(what) \(path) is empty") }
         SecretRedactor.register(secret)
         return secret
