@@ -45,7 +45,7 @@ import Testing
         let fromFile = try ConfigLoader.load(arguments: ["--config", path], environment: [:])
         #expect(fromFile.server == "ws://file.example:8080" && fromFile.appKey == "fileApp")
         #expect(fromFile.insecureTLS && fromFile.connectTimeout == 2.5)
-        #expect(fromFile.sipLogin == "1001" && fromFile.effectiveSipAuthName == "1001" && fromFile.sipDomain == "sip.example")
+        #expect(fromFile.sipLogin == "1001" && fromFile.sipAuthName == "1001" && fromFile.sipDomain == "sip.example")
         #expect(fromFile.sipOutboundProxy == "proxy.example" && fromFile.sipPort == 5060 && !fromFile.register)
         #expect(fromFile.stateDir == "/srv/state" && fromFile.socketPath == "/srv/control.sock" && fromFile.socketGroup == "wcs")
         #expect(fromFile.logLevel == .debug && !fromFile.keepAlive && fromFile.receiveProbes == 3)

@@ -54,6 +54,7 @@ public enum ConfigLoader {
             passwordFileFromFile = try file.section("sip").path("password_file")
         }
         try apply(parsed, to: &config)
+        if config.sipAuthName == nil { config.sipAuthName = config.sipLogin }
         try loadPassword(into: &config, flagFile: parsed.value("--sip-password-file"),
                          configFile: passwordFileFromFile, environment: environment)
         try validate(config, configPath: parsed.value("--config"))
