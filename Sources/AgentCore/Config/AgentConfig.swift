@@ -16,7 +16,7 @@ public struct AgentConfig: Sendable, Equatable {
     public var appKey: String = "defaultApp"
     /// SIP login (user part); `nil` for a signaling-only session.
     public var sipLogin: String?
-    /// SIP authentication name; defaults to `sipLogin` when not set.
+    /// SIP authentication name; `ConfigLoader` sets it to `sipLogin` when not configured.
     public var sipAuthName: String?
     /// The SIP password, read from `sipPasswordFile`; never from the command line.
     public var sipPassword: String?

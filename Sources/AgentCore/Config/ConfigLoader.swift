@@ -54,6 +54,7 @@ public enum ConfigLoader {
             passwordFileFromFile = try file.section("sip").path("password_file")
         }
         try apply(parsed, to: &config)
+        if config.sipAuthName == nil { config.sipAuthName = config.sipLogin }
         try loadPassword(into: &config, flagFile: parsed.value("--sip-password-file"),
                          configFile: passwordFileFromFile, environment: environment)
         try validate(config, configPath: parsed.value("--config"))
@@ -166,7 +167,7 @@ public enum ConfigLoader {
         guard var secret = String(data: data, encoding: .utf8) else {
             throw ConfigError("\(what) \(path) is not valid UTF-8")
         }
-        while secret.hasSuffix("\n") || secret.hasSuffix("\r") { secret.removeLast() }
+        while secret.last?.isNewline == true { secret.removeLast() }
         guard !secret.isEmpty else { throw ConfigError("\(what) \(path) is empty") }
         SecretRedactor.register(secret)
         return secret
