@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "MainLoopTests", dependencies: ["MainLoop"]),
         .testTarget(name: "WCSSessionTests", dependencies: ["WCSSession", "TestSupport"]),
         .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "TestSupport"]),
-        .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "TestSupport"]),
+        .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "TestSupport", "wcs-agent"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,7 +11,7 @@ import Testing
         var seconds: Int
     }
 
-    let dir = TemporaryDirectory()
+    let dir = ScratchDirectory()
 
     @Test func appendsOneLinePerRecordWithPrivateMode() throws {
         let log = AppendOnlyLog(path: dir.file("calls.jsonl"))

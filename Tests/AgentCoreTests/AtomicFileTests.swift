@@ -6,7 +6,7 @@ import Glibc
 import Testing
 
 @Suite struct AtomicFileTests {
-    let dir = TemporaryDirectory()
+    let dir = ScratchDirectory()
 
     @Test func writesContentWithTheRequestedMode() throws {
         let path = dir.file("a.json")

@@ -4,7 +4,7 @@ import MainLoop
 import Testing
 
 @Suite struct ConfigLoaderTests {
-    let dir = TemporaryDirectory()
+    let dir = ScratchDirectory()
 
     func configFile(_ text: String) -> String { dir.write("agent.conf", text) }
 
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func passwordComesFromTheCredentialsDirectory() throws {
-        let credentials = TemporaryDirectory()
+        let credentials = ScratchDirectory()
         credentials.write("sip-password", "s3cret-from-credential\n", mode: 0o400)
         let config = try ConfigLoader.load(arguments: ["--server", "ws://h", "--sip-login", "1001"],
                                            environment: ["CREDENTIALS_DIRECTORY": credentials.path])
@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func passwordSourcesInOrderFlagThenFileThenCredentials() throws {
-        let credentials = TemporaryDirectory()
+        let credentials = ScratchDirectory()
         credentials.write("sip-password", "from-credentials")
         let fromConfig = dir.write("pw-config", "from-config-file\r\n")
         let fromFlag = dir.write("pw-flag", "from-flag-file")

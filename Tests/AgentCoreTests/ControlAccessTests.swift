@@ -30,7 +30,7 @@ import WCSSession
     /// Connects from another user (nobody) with `setpriv`; needs root. Returns the first reply line.
     func replyToOtherUser(serverGroup: String?, setprivGroups: [String]) async throws -> String? {
         guard geteuid() == 0, access("/usr/bin/setpriv", X_OK) == 0 else { return nil }
-        let dir = TemporaryDirectory()
+        let dir = ScratchDirectory()
         chmod(dir.path, 0o755)
         let path = dir.file("control.sock")
         let server = try ControlServer(path: path, group: serverGroup, handler: { _ in .ok("allowed") })
@@ -79,7 +79,7 @@ import WCSSession
 
     @Test func clientReportsARefusalByTheDaemon() async throws {
         // A listener that behaves like the daemon facing a stranger: one denial line, then close.
-        let dir = TemporaryDirectory()
+        let dir = ScratchDirectory()
         let path = dir.file("control.sock")
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(listener) }
@@ -110,7 +110,7 @@ import WCSSession
     @Test func clientReportsPermissionDeniedOnAnInaccessibleSocket() throws {
         // As root the kernel lets every connect through, so this checks the mapping only off-root.
         guard geteuid() != 0 else { return }
-        let dir = TemporaryDirectory()
+        let dir = ScratchDirectory()
         let path = dir.file("control.sock")
         let server = try ControlServer(path: path, group: nil, handler: { _ in .ok(nil) })
         defer { server.close() }

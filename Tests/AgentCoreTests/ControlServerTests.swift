@@ -43,7 +43,7 @@ final class RawLineClient: @unchecked Sendable {
 }
 
 @Suite struct ControlServerTests {
-    let dir = TemporaryDirectory()
+    let dir = ScratchDirectory()
     var socketPath: String { dir.file("control.sock") }
 
     /// Answers `echo` with its args, `fail` with an error, `wait` after the gate opens, `open` opens it.

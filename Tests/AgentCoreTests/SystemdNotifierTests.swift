@@ -27,7 +27,7 @@ final class NotifyListener {
 }
 
 @Suite struct SystemdNotifierTests {
-    let dir = TemporaryDirectory()
+    let dir = ScratchDirectory()
 
     @Test func sendsStatesToAPathSocket() throws {
         let path = dir.file("notify.sock")

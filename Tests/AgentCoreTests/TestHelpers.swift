@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// A fresh directory under /tmp, removed (recursively) when the value is released.
-final class TemporaryDirectory: @unchecked Sendable {
+final class ScratchDirectory: @unchecked Sendable {
     let path: String
 
     init() {

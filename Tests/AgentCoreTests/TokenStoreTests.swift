@@ -6,7 +6,7 @@ import Glibc
 import Testing
 
 @Suite struct TokenStoreTests {
-    let dir = TemporaryDirectory()
+    let dir = ScratchDirectory()
 
     @Test func roundTripCreatesPrivateDirectoryAndFile() throws {
         let store = TokenStore(directory: dir.file("state/nested"))
