@@ -33,3 +33,7 @@ test: deps
 
 clean:
 	rm -rf .build
+
+# The main job on the emulator: push wakes the sleeping agent, it resumes by token, the call rings.
+demo: release
+	/usr/bin/python3 scripts/demo.py .build/release/wcs-agent
