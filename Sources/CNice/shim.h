@@ -53,15 +53,9 @@ static inline void cnice_set_string(NiceAgent *agent, const char *property, cons
     g_object_set(G_OBJECT(agent), property, value, NULL);
 }
 
-/* g_object_get of a single gboolean / guint property (for tests and diagnostics). */
+/* g_object_get of a single gboolean property (for tests and diagnostics). */
 static inline gboolean cnice_get_bool(NiceAgent *agent, const char *property) {
     gboolean value = FALSE;
-    g_object_get(G_OBJECT(agent), property, &value, NULL);
-    return value;
-}
-
-static inline guint cnice_get_uint(NiceAgent *agent, const char *property) {
-    guint value = 0;
     g_object_get(G_OBJECT(agent), property, &value, NULL);
     return value;
 }

@@ -137,3 +137,62 @@ import Testing
         #expect(server.description.contains("alice"))
     }
 }
+
+/// The libnice settings the configuration promises, read back from the agent.
+@Suite struct ICEAgentSettingsTests {
+    @Test(arguments: [true, false])
+    func libniceAgentIsConfiguredAsAsked(controlling: Bool) throws {
+        let agent = try ICEAgent(configuration: ICETestSupport.configuration(controlling: controlling))
+        defer { agent.close() }
+        #expect(agent.session.booleanProperty("upnp") == false)
+        #expect(agent.session.booleanProperty("controlling-mode") == controlling)
+        #expect(agent.session.booleanProperty("ice-tcp") == false)
+        #expect(agent.session.booleanProperty("ice-udp") == true)
+        #expect(agent.session.booleanProperty("consent-freshness") == true)
+        #expect(agent.session.booleanProperty("keepalive-conncheck") == true)
+        #expect(agent.session.booleanProperty("full-mode") == true)
+        agent.close()
+        #expect(agent.session.booleanProperty("upnp") == nil)
+    }
+
+    @Test func consentCanBeSwitchedOff() throws {
+        var configuration = ICETestSupport.configuration(controlling: true)
+        configuration.keepaliveConsent = false
+        let agent = try ICEAgent(configuration: configuration)
+        defer { agent.close() }
+        #expect(agent.session.booleanProperty("consent-freshness") == false)
+        #expect(agent.session.booleanProperty("keepalive-conncheck") == false)
+    }
+
+    @Test func iceLitePeerMakesUsControlling() async throws {
+        let agent = try ICEAgent(configuration: ICETestSupport.configuration(controlling: false))
+        defer { agent.close() }
+        _ = try await agent.gather()
+        try agent.setRemote(ufrag: "abcd", pwd: "0123456789abcdefghijkl", candidates: [], iceLite: true)
+        #expect(agent.session.booleanProperty("controlling-mode") == true)
+    }
+
+    @Test func iceTCPAddsTCPCandidates() async throws {
+        var configuration = ICETestSupport.configuration(controlling: true)
+        configuration.iceTCP = true
+        let agent = try ICEAgent(configuration: configuration)
+        defer { agent.close() }
+        #expect(agent.session.booleanProperty("ice-tcp") == true)
+        let local = try await agent.gather()
+        #expect(local.candidates.contains { $0.transport.lowercased() == "udp" })
+        #expect(local.candidates.contains { $0.transport.lowercased() == "tcp" })
+    }
+
+    /// RFC 7675: when the peer goes away after ready, consent expires and the agent fails once.
+    @Test func vanishedPeerLosesConsent() async throws {
+        var pair = try await ICEAgentPair.make()
+        defer { pair.first.close() }
+        try await pair.connect()
+        #expect(await pair.waitUntilReady())
+        let started = ContinuousClock.now
+        pair.second.close()
+        #expect(await ICETestSupport.wait(timeout: 40) { pair.firstRecorder.failureCount == 1 })
+        print("ICE consent: failure reported \(String(format: "%.1f s", (ContinuousClock.now - started).seconds)) after the peer closed")
+        #expect(pair.firstRecorder.states.last == .failed(ICEState.failureReason))
+    }
+}

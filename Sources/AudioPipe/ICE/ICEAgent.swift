@@ -15,7 +15,8 @@ import MainLoop
 public final class ICEAgent: @unchecked Sendable {
     /// The configuration the agent was created with.
     public let configuration: ICEConfiguration
-    private let session: NiceAgentSession
+    /// The libnice side (internal so tests can inspect agent properties).
+    let session: NiceAgentSession
 
     /// Creates the libnice agent and its stream, and restricts host candidates to
     /// `configuration.localAddresses`. Throws `ICEError` for an invalid configuration.

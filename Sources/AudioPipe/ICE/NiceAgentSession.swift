@@ -61,6 +61,12 @@ final class NiceAgentSession: @unchecked Sendable {
 
     var selectedPair: ICESelectedPair? { lock.withLock { selected } }
 
+    /// A boolean property of the libnice agent, such as "upnp" (for tests and diagnostics);
+    /// nil once closed.
+    func booleanProperty(_ name: String) -> Bool? {
+        loop.sync { agent.map { cnice_get_bool($0, name) != 0 } }
+    }
+
     // MARK: - Public operations
 
     func gather() async throws -> ICELocalParameters {
