@@ -56,19 +56,22 @@ final class ICERecorder: @unchecked Sendable {
     private var datagramList: [[UInt8]] = []
     private var callbacksAfterClose = 0
 
-    /// Installs both callbacks on `agent`.
-    func attach(to agent: ICEAgent) {
+    /// Installs both callbacks on `agent`; `then` hooks run after recording (on the loop thread).
+    func attach(to agent: ICEAgent, thenOnState: (@Sendable (ICEState) -> Void)? = nil,
+                thenOnDatagram: (@Sendable ([UInt8]) -> Void)? = nil) {
         agent.onStateChange = { [self] state in
             lock.withLock {
                 if stateList.last == .closed { callbacksAfterClose += 1 }
                 stateList.append(state)
             }
+            thenOnState?(state)
         }
         agent.onReceive = { [self] datagram in
             lock.withLock {
                 if stateList.last == .closed { callbacksAfterClose += 1 }
                 datagramList.append(datagram)
             }
+            thenOnDatagram?(datagram)
         }
     }
 
