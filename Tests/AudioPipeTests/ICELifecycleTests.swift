@@ -6,7 +6,7 @@ import Testing
 /// Closing, repeated creation, misuse and configuration errors.
 @Suite struct ICELifecycleTests {
     @Test func closeDuringCheckingStopsEveryCallback() async throws {
-        let silent = UDPTestSocket() // answers nothing, so the checks keep going
+        let silent = ICESilentUDPSocket() // answers nothing, so the checks keep going
         defer { silent.close() }
         let agent = try ICEAgent(configuration: ICETestSupport.configuration(controlling: false))
         let recorder = ICERecorder()
@@ -29,7 +29,7 @@ import Testing
 
     /// An agent whose STUN server (`host`, a silent socket) never answers, so gathering lasts
     /// until `gatherTimeout`.
-    private func agentWithSilentSTUN(_ silentSTUN: UDPTestSocket, host: String, gatherTimeout: Double) throws -> ICEAgent {
+    private func agentWithSilentSTUN(_ silentSTUN: ICESilentUDPSocket, host: String, gatherTimeout: Double) throws -> ICEAgent {
         var configuration = ICETestSupport.configuration(controlling: true)
         configuration.stunServer = ICEServerAddress(host: host, port: UInt16(silentSTUN.port))
         configuration.gatherTimeout = gatherTimeout
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func closeDuringGatheringEndsTheGather() async throws {
-        let silentSTUN = UDPTestSocket()
+        let silentSTUN = ICESilentUDPSocket()
         defer { silentSTUN.close() }
         let agent = try agentWithSilentSTUN(silentSTUN, host: "127.0.0.1", gatherTimeout: 30)
         let gathering = Task { try await agent.gather() }
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func gatherTimeoutReturnsHostCandidatesWhenSTUNIsSilent() async throws {
-        let silentSTUN = UDPTestSocket()
+        let silentSTUN = ICESilentUDPSocket()
         defer { silentSTUN.close() }
         let agent = try agentWithSilentSTUN(silentSTUN, host: "localhost", gatherTimeout: 0.5)
         defer { agent.close() }
@@ -218,7 +218,7 @@ import Testing
         let started = ContinuousClock.now
         pair.second.close()
         #expect(await ICETestSupport.wait(timeout: 40) { pair.firstRecorder.failureCount == 1 })
-        print("ICE consent: failure reported \(String(format: "%.1f s", (ContinuousClock.now - started).seconds)) after the peer closed")
+        print("ICE consent: failure reported \(String(format: "%.1f s", ICETestSupport.seconds(ContinuousClock.now - started))) after the peer closed")
         #expect(pair.firstRecorder.states.last == .failed(ICEState.failureReason))
     }
 }

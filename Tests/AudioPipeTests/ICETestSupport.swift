@@ -31,7 +31,7 @@ enum ICETestSupport {
 
     /// A UDP port on 127.0.0.1 that was just free: bound, read and closed again.
     static func closedUDPPort() -> Int {
-        let socket = UDPTestSocket()
+        let socket = ICESilentUDPSocket()
         let port = socket.port
         socket.close()
         return port
@@ -108,7 +108,7 @@ struct ICEAgentPair {
         var secondLocal: ICELocalParameters?
         let firstTime = try await clock.measure { firstLocal = try await first.gather() }
         let secondTime = try await clock.measure { secondLocal = try await second.gather() }
-        gatherSeconds = [firstTime, secondTime].map(\.seconds)
+        gatherSeconds = [firstTime, secondTime].map(ICETestSupport.seconds)
         guard let firstLocal, let secondLocal else { return }
         try first.setRemote(ufrag: secondLocal.ufrag, pwd: secondLocal.pwd,
                             candidates: firstGetsCandidates ? secondLocal.candidates : [])
@@ -127,16 +127,16 @@ struct ICEAgentPair {
     }
 }
 
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        let parts = components
+extension ICETestSupport {
+    /// `duration` in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }
 
 /// A UDP socket on 127.0.0.1 that never answers (a peer that has gone silent).
-final class UDPTestSocket: @unchecked Sendable {
+final class ICESilentUDPSocket: @unchecked Sendable {
     private var descriptor: Int32
     /// The bound port.
     let port: Int
