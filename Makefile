@@ -29,7 +29,7 @@ test: deps
 	swift build --build-tests $(SWIFT_FLAGS)
 	/usr/bin/python3 Tests/Emulator/selftest.py
 	/usr/bin/python3 Tests/Emulator/selftest_media.py
-	swift test --skip-build $(SWIFT_FLAGS)
+	swift test --skip-build --no-parallel $(SWIFT_FLAGS)
 
 clean:
 	rm -rf .build

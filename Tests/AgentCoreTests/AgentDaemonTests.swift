@@ -129,8 +129,8 @@ import WCSSession
             #expect(call["call_id"]?.stringValue == ring.callId)
             #expect(call["caller"] == "2000" && call["display_name"] == "Door")
             #expect(try h.emulator.control.pushes().map(\.id) == [ring.callId])
+            try h.waitFor("online after the push") { try h.status()["state"] == "online" }
             let status = try h.status()
-            #expect(status["state"] == "online")
             #expect(status["calls"]?[0]?["call_id"]?.stringValue == ring.callId)
         }
     }
