@@ -37,3 +37,7 @@ clean:
 # The main job on the emulator: push wakes the sleeping agent, it resumes by token, the call rings.
 demo: release
 	/usr/bin/python3 scripts/demo.py .build/release/wcs-agent
+
+# Speed and memory figures of the release build (a table; no pass/fail).
+bench: release
+	/usr/bin/python3 scripts/bench.py
