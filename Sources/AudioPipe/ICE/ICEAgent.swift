@@ -1,0 +1,79 @@
+import MainLoop
+
+/// ICE for one call's audio (RFC 8445 via libnice, RFC 5245 compatibility), one component
+/// (rtcp-mux), on a shared GLib main loop.
+///
+/// Use: `gather()` our candidates, put them (or only ufrag/pwd) in the SDP, then
+/// `setRemote(...)` with the peer's. States arrive through `onStateChange`; once `connected`,
+/// `send` and `onReceive` carry datagrams on the selected pair. The caller demultiplexes
+/// DTLS/RTP/RTCP by first byte (RFC 7983); STUN never reaches `onReceive`.
+///
+/// Failure (no nominated pair within `connectTimeout`, libnice FAILED, or lost RFC 7675
+/// consent) is reported once as `.failed(ICEState.failureReason)`. Every libnice call runs on
+/// the loop's thread; the methods here are safe from any thread. Each call gets its own agent,
+/// and agents do not share state. Dropping the last reference closes the agent.
+public final class ICEAgent: @unchecked Sendable {
+    /// The configuration the agent was created with.
+    public let configuration: ICEConfiguration
+    /// The libnice side (internal so tests can inspect agent properties).
+    let session: NiceAgentSession
+
+    /// Creates the libnice agent and its stream, and restricts host candidates to
+    /// `configuration.localAddresses`. Throws `ICEError` for an invalid configuration.
+    public init(configuration: ICEConfiguration, loop: MainLoop = .shared) throws {
+        self.configuration = configuration
+        self.session = try NiceAgentSession(configuration: configuration, loop: loop)
+    }
+
+    deinit {
+        session.close()
+    }
+
+    /// Gathers local candidates and returns our ufrag, pwd and component-1 candidates.
+    /// Resolves STUN/TURN host names first (blocking DNS, off the loop). Waits at most
+    /// `configuration.gatherTimeout` for server-derived candidates. Call once.
+    public func gather() async throws -> ICELocalParameters {
+        try await session.gather()
+    }
+
+    /// Sets the peer's credentials and candidates and starts the connectivity checks (and the
+    /// `connectTimeout` clock). `candidates` may be empty: the peer is then learned from its
+    /// checks as peer-reflexive. Candidates libnice cannot use (component 2, TCP without
+    /// `iceTCP`, host names such as mDNS `.local`) are skipped. `iceLite: true` (the peer's SDP
+    /// has `a=ice-lite`) makes us controlling. Call once, after `gather()`.
+    public func setRemote(ufrag: String, pwd: String, candidates: [ICECandidateLine], iceLite: Bool = false) throws {
+        try session.setRemote(ufrag: ufrag, pwd: pwd, candidates: candidates, iceLite: iceLite)
+    }
+
+    /// Called on the loop thread with each state change: checking, connected, ready, then
+    /// possibly failed(`ICEState.failureReason`), and closed from `close()`.
+    public var onStateChange: (@Sendable (ICEState) -> Void)? {
+        get { session.onStateChange }
+        set { session.onStateChange = newValue }
+    }
+
+    /// Called on the loop thread with every non-STUN datagram libnice accepts on the component
+    /// (it drops datagrams from addresses that are not validated remote candidates).
+    public var onReceive: (@Sendable ([UInt8]) -> Void)? {
+        get { session.onReceive }
+        set { session.onReceive = newValue }
+    }
+
+    /// Sends one datagram on the selected pair. Safe from any thread (hops to the loop when
+    /// needed, keeping order). Dropped silently unless the state is connected or ready.
+    public func send(_ datagram: [UInt8]) {
+        session.send(datagram)
+    }
+
+    /// The pair libnice selected, for call records; nil until one is selected.
+    public var selectedPair: ICESelectedPair? {
+        session.selectedPair
+    }
+
+    /// Reports `.closed`, detaches both callbacks and releases the libnice agent on the loop.
+    /// Idempotent; once it returns, no callback runs again. A pending `gather()` throws
+    /// `ICEError.closed`.
+    public func close() {
+        session.close()
+    }
+}

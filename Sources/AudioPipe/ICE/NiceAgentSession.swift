@@ -1,0 +1,380 @@
+import CNice
+import Foundation
+import MainLoop
+
+/// The libnice agent behind an `ICEAgent`: one `NiceAgent` with one stream of one component.
+///
+/// Every libnice call and every field in the "loop thread only" group runs on `loop`'s thread;
+/// the public entry points hop there with `sync`, `run` or `post`. libnice gets an `Unmanaged`
+/// reference to this object as user data; it is released only in `tearDown`, after the receive
+/// callback is detached and the signal handlers are disconnected, so no C callback can reach a
+/// freed object (c-interop-notes pitfall 17).
+final class NiceAgentSession: @unchecked Sendable {
+    enum Phase {
+        case idle, gathering, gathered, checking
+    }
+
+    let loop: MainLoop
+    let configuration: ICEConfiguration
+    /// "agent #N", to tell several agents apart in the log.
+    let logName: String
+
+    // Any thread, under `lock`.
+    private let lock = NSLock()
+    private var stateHandler: (@Sendable (ICEState) -> Void)?
+    private var receiveHandler: (@Sendable ([UInt8]) -> Void)?
+    private var selected: ICESelectedPair?
+    private var canSend = false
+    private var isClosed = false
+
+    // Loop thread only.
+    private var agent: OpaquePointer?
+    private var streamID: guint = 0
+    private var signalHandlers: [gulong] = []
+    private var retainedByLibnice: Unmanaged<NiceAgentSession>?
+    private var phase = Phase.idle
+    private var lastReported: ICEState?
+    private var gatherWaiter: ICEGatherWaiter?
+    private var gatherTimer: LoopTimer?
+    private var gatherStarted = ContinuousClock.now
+    private var connectTimer: LoopTimer?
+
+    init(configuration: ICEConfiguration, loop: MainLoop) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        self.loop = loop
+        self.logName = "agent #\(Self.numbers.next())"
+        try loop.sync { try self.create() }
+    }
+
+    // MARK: - Handlers and snapshots (any thread)
+
+    var onStateChange: (@Sendable (ICEState) -> Void)? {
+        get { lock.withLock { stateHandler } }
+        set { lock.withLock { if !isClosed { stateHandler = newValue } } }
+    }
+
+    var onReceive: (@Sendable ([UInt8]) -> Void)? {
+        get { lock.withLock { receiveHandler } }
+        set { lock.withLock { if !isClosed { receiveHandler = newValue } } }
+    }
+
+    var selectedPair: ICESelectedPair? { lock.withLock { selected } }
+
+    /// A boolean property of the libnice agent, such as "upnp" (for tests and diagnostics);
+    /// nil once closed.
+    func booleanProperty(_ name: String) -> Bool? {
+        loop.sync { agent.map { cnice_get_bool($0, name) != 0 } }
+    }
+
+    // MARK: - Public operations
+
+    func gather() async throws -> ICELocalParameters {
+        let stun = try configuration.stunServer.map { server throws(ICEError) in
+            ICEServerAddress(host: try ICEServerResolver.numericAddress(server.host), port: server.port)
+        }
+        let turn = try configuration.turnServers.map { server throws(ICEError) in
+            var resolved = server
+            resolved.host = try ICEServerResolver.numericAddress(server.host)
+            return resolved
+        }
+        let waiter = ICEGatherWaiter()
+        try await loop.run { try self.startGathering(stun: stun, turn: turn, waiter: waiter) }
+        return try await waiter.value()
+    }
+
+    func setRemote(ufrag: String, pwd: String, candidates: [ICECandidateLine], iceLite: Bool) throws {
+        try loop.sync { try self.applyRemote(ufrag: ufrag, pwd: pwd, candidates: candidates, iceLite: iceLite) }
+    }
+
+    func send(_ datagram: [UInt8]) {
+        guard !datagram.isEmpty, lock.withLock({ canSend }) else { return }
+        if loop.isCurrentThread {
+            sendNow(datagram)
+        } else {
+            loop.post { self.sendNow(datagram) }
+        }
+    }
+
+    func close() {
+        loop.sync { self.tearDown() }
+    }
+
+    // MARK: - Loop thread: setup
+
+    private func create() throws {
+        let options = configuration.keepaliveConsent ? NICE_AGENT_OPTION_CONSENT_FRESHNESS : NICE_AGENT_OPTION_NONE
+        guard let agent = nice_agent_new_full(loop.context, NICE_COMPATIBILITY_RFC5245, options) else {
+            throw ICEError.agentCreationFailed
+        }
+        cnice_set_bool(agent, "upnp", 0)
+        cnice_set_bool(agent, "controlling-mode", configuration.controlling ? 1 : 0)
+        cnice_set_bool(agent, "ice-udp", 1)
+        cnice_set_bool(agent, "ice-tcp", configuration.iceTCP ? 1 : 0)
+        cnice_set_bool(agent, "keepalive-conncheck", configuration.keepaliveConsent ? 1 : 0)
+        do {
+            for entry in configuration.localAddresses {
+                try NiceLocalAddress.add(entry, to: agent)
+            }
+        } catch {
+            cnice_agent_unref(agent)
+            throw error
+        }
+        let streamID = nice_agent_add_stream(agent, 1)
+        guard streamID != 0 else {
+            cnice_agent_unref(agent)
+            throw ICEError.agentCreationFailed
+        }
+        let reference = Unmanaged.passRetained(self)
+        let userData = reference.toOpaque()
+        self.agent = agent
+        self.streamID = streamID
+        self.retainedByLibnice = reference
+        nice_agent_attach_recv(agent, streamID, 1, loop.context, niceReceive, userData)
+        signalHandlers = [
+            cnice_connect_component_state_changed(agent, niceComponentStateChanged, userData),
+            cnice_connect_candidate_gathering_done(agent, niceCandidateGatheringDone, userData),
+            cnice_connect_new_selected_pair(agent, niceNewSelectedPair, userData),
+        ]
+        Log.debug("ice", "\(logName): created (\(configuration.controlling ? "controlling" : "controlled"), "
+            + "local addresses \(configuration.localAddresses), consent \(configuration.keepaliveConsent))")
+    }
+
+    private func startGathering(stun: ICEServerAddress?, turn: [TURNServer], waiter: ICEGatherWaiter) throws {
+        guard let agent else { throw ICEError.closed }
+        guard phase == .idle else { throw ICEError.invalidState("gather() was already called") }
+        if let stun {
+            cnice_set_string(agent, "stun-server", stun.host)
+            cnice_set_uint(agent, "stun-server-port", guint(stun.port))
+        }
+        for server in turn {
+            guard nice_agent_set_relay_info(agent, streamID, 1, server.host, guint(server.port), server.username,
+                                            server.password, server.transport.niceRelayType) != 0 else {
+                throw ICEError.gatheringFailed("libnice refused TURN server \(server)")
+            }
+        }
+        phase = .gathering
+        gatherWaiter = waiter
+        gatherStarted = .now
+        gatherTimer = loop.schedule(after: configuration.gatherTimeout) { [weak self] in
+            self?.finishGathering(timedOut: true)
+        }
+        guard nice_agent_gather_candidates(agent, streamID) != 0 else {
+            phase = .idle
+            gatherWaiter = nil
+            gatherTimer?.cancel()
+            throw ICEError.gatheringFailed("libnice has no usable local address")
+        }
+    }
+
+    private func finishGathering(timedOut: Bool) {
+        guard phase == .gathering, let agent, let waiter = gatherWaiter else { return }
+        phase = .gathered
+        gatherWaiter = nil
+        gatherTimer?.cancel()
+        let elapsed = ContinuousClock.now - gatherStarted
+        if timedOut {
+            Log.notice("ice", "\(logName): gathering not finished after \(configuration.gatherTimeout) s; using the candidates found so far")
+        }
+        var ufrag: UnsafeMutablePointer<gchar>?
+        var pwd: UnsafeMutablePointer<gchar>?
+        defer {
+            g_free(ufrag)
+            g_free(pwd)
+        }
+        guard nice_agent_get_local_credentials(agent, streamID, &ufrag, &pwd) != 0, let ufrag, let pwd else {
+            waiter.finish(.failure(.gatheringFailed("libnice has no local credentials")))
+            return
+        }
+        let candidates = localCandidates(agent: agent)
+        guard !candidates.isEmpty else {
+            waiter.finish(.failure(.gatheringFailed("no local candidate was gathered")))
+            return
+        }
+        Log.info("ice", "\(logName): gathered \(candidates.count) candidate(s) in \(elapsed): "
+            + candidates.map { "\($0.address):\($0.port) \($0.type.token)" }.joined(separator: ", "))
+        waiter.finish(.success(ICELocalParameters(ufrag: String(cString: ufrag), pwd: String(cString: pwd),
+                                                  candidates: candidates)))
+    }
+
+    private func localCandidates(agent: OpaquePointer) -> [ICECandidateLine] {
+        let list = nice_agent_get_local_candidates(agent, streamID, 1)
+        defer { cnice_candidate_list_free(list) }
+        var lines: [ICECandidateLine] = []
+        var node = list
+        while let current = node {
+            if let data = current.pointee.data,
+               let line = NiceCandidateConversion.candidateLine(agent: agent, candidate: data.assumingMemoryBound(to: NiceCandidate.self)) {
+                lines.append(line)
+            }
+            node = current.pointee.next
+        }
+        return lines
+    }
+
+    private func applyRemote(ufrag: String, pwd: String, candidates: [ICECandidateLine], iceLite: Bool) throws {
+        guard let agent else { throw ICEError.closed }
+        switch phase {
+        case .idle, .gathering: throw ICEError.invalidState("setRemote() before gather() finished")
+        case .checking: throw ICEError.invalidState("setRemote() was already called")
+        case .gathered: break
+        }
+        guard !ufrag.isEmpty, !pwd.isEmpty, nice_agent_set_remote_credentials(agent, streamID, ufrag, pwd) != 0 else {
+            throw ICEError.invalidRemoteCredentials
+        }
+        if iceLite && !configuration.controlling {
+            // RFC 8445 section 6.1.1: a full agent is always controlling towards a lite peer.
+            Log.info("ice", "\(logName): remote is ICE-lite; switching to controlling")
+            cnice_set_bool(agent, "controlling-mode", 1)
+        }
+        var list: UnsafeMutablePointer<GSList>?
+        defer { cnice_candidate_list_free(list) }
+        for line in candidates {
+            let isUDP = line.transport.lowercased() == "udp"
+            guard line.component == 1, isUDP || configuration.iceTCP,
+                  let candidate = NiceCandidateConversion.niceCandidate(agent: agent, streamID: streamID, line: line) else {
+                Log.info("ice", "\(logName): ignoring remote candidate \(line.attributeValue)")
+                continue
+            }
+            list = g_slist_append(list, candidate)
+        }
+        phase = .checking
+        connectTimer = loop.schedule(after: configuration.connectTimeout) { [weak self] in
+            self?.connectTimedOut()
+        }
+        Log.info("ice", "\(logName): remote ufrag \(ufrag), \(g_slist_length(list)) usable candidate(s) of \(candidates.count)")
+        report(.checking)
+        if list != nil, nice_agent_set_remote_candidates(agent, streamID, 1, list) < 0 {
+            Log.warning("ice", "\(logName): libnice refused the remote candidates")
+        }
+    }
+
+    // MARK: - Loop thread: libnice events
+
+    func componentStateChanged(streamID: guint, componentID: guint, state: guint) {
+        guard streamID == self.streamID, componentID == 1, phase == .checking else { return }
+        switch NiceComponentState(rawValue: state) {
+        case NICE_COMPONENT_STATE_CONNECTING: report(.checking)
+        case NICE_COMPONENT_STATE_CONNECTED: report(.connected)
+        case NICE_COMPONENT_STATE_READY:
+            connectTimer?.cancel()
+            report(.ready)
+        case NICE_COMPONENT_STATE_FAILED: fail(because: "libnice reported FAILED")
+        default: break
+        }
+    }
+
+    func gatheringDone(streamID: guint) {
+        guard streamID == self.streamID else { return }
+        finishGathering(timedOut: false)
+    }
+
+    func selectedPairChanged(streamID: guint, componentID: guint, local: UnsafeMutablePointer<NiceCandidate>,
+                             remote: UnsafeMutablePointer<NiceCandidate>) {
+        guard streamID == self.streamID, componentID == 1 else { return }
+        let pair = ICESelectedPair(local: NiceCandidateConversion.endpoint(local),
+                                   remote: NiceCandidateConversion.endpoint(remote))
+        lock.withLock { selected = pair }
+        Log.info("ice", "\(logName): selected pair \(pair.local.address):\(pair.local.port) \(pair.local.type.token) <-> "
+            + "\(pair.remote.address):\(pair.remote.port) \(pair.remote.type.token)")
+    }
+
+    func received(componentID: guint, datagram: [UInt8]) {
+        guard componentID == 1 else { return }
+        let handler = lock.withLock { isClosed ? nil : receiveHandler }
+        handler?(datagram)
+    }
+
+    private func connectTimedOut() {
+        guard lastReported == .checking || lastReported == .connected else { return }
+        fail(because: "no nominated pair within \(configuration.connectTimeout) s")
+    }
+
+    private func fail(because reason: String) {
+        guard lastReported?.isTerminal != true else { return }
+        connectTimer?.cancel()
+        Log.warning("ice", "\(logName): failed: \(reason)")
+        report(.failed(ICEState.failureReason))
+    }
+
+    /// Reports `state` once; keeps `failed`/`closed` terminal and never steps back from `ready`.
+    private func report(_ state: ICEState) {
+        if let last = lastReported {
+            if last == state || last == .closed { return }
+            if case .failed = last, state != .closed { return }
+            if last == .ready, state == .checking || state == .connected { return }
+        }
+        lastReported = state
+        let handler = lock.withLock {
+            canSend = state == .connected || state == .ready
+            return stateHandler
+        }
+        Log.debug("ice", "\(logName): state \(state)")
+        handler?(state)
+    }
+
+    // MARK: - Loop thread: data and teardown
+
+    private func sendNow(_ datagram: [UInt8]) {
+        guard let agent, lastReported == .connected || lastReported == .ready else { return }
+        let sent = datagram.withUnsafeBytes { bytes in
+            nice_agent_send(agent, streamID, 1, guint(bytes.count), bytes.baseAddress?.assumingMemoryBound(to: gchar.self))
+        }
+        if sent < 0 { Log.debug("ice", "\(logName): send of \(datagram.count) bytes failed") }
+    }
+
+    private func tearDown() {
+        guard let agent else { return }
+        self.agent = nil
+        report(.closed)
+        lock.withLock {
+            isClosed = true
+            canSend = false
+            stateHandler = nil
+            receiveHandler = nil
+        }
+        gatherTimer?.cancel()
+        connectTimer?.cancel()
+        if let waiter = gatherWaiter {
+            gatherWaiter = nil
+            waiter.finish(.failure(.closed))
+        }
+        nice_agent_attach_recv(agent, streamID, 1, loop.context, nil, nil)
+        for handler in signalHandlers { cnice_disconnect(agent, handler) }
+        signalHandlers = []
+        // Frees TURN allocations; the task holds its own reference until it completes.
+        nice_agent_close_async(agent, nil, nil)
+        cnice_agent_unref(agent)
+        retainedByLibnice?.release()
+        retainedByLibnice = nil
+        Log.debug("ice", "\(logName): closed")
+    }
+
+    // MARK: - Numbering
+
+    private static let numbers = SessionNumbers()
+}
+
+/// Hands out 1, 2, 3, ... to name agents in the log.
+private final class SessionNumbers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last = 0
+
+    func next() -> Int {
+        lock.withLock {
+            last += 1
+            return last
+        }
+    }
+}
+
+extension TURNServer.Transport {
+    /// The libnice relay type.
+    var niceRelayType: NiceRelayType {
+        switch self {
+        case .udp: NICE_RELAY_TYPE_TURN_UDP
+        case .tcp: NICE_RELAY_TYPE_TURN_TCP
+        case .tls: NICE_RELAY_TYPE_TURN_TLS
+        }
+    }
+}
