@@ -1,0 +1,208 @@
+import Foundation
+import MainLoop
+
+/// The 20 ms media clock of one call, on its own `AudioTickThread`.
+///
+/// Each tick: pull one frame from the source (always, so a live source keeps pace; silence when
+/// muted), encode, packetize, SRTP-protect and send it, or send the tick's RFC 4733 packets
+/// instead (the audio timestamp keeps pace through `RTPPacketizer.skip`); send an RTCP compound
+/// when `RTCPScheduler` says so; then pop one slot from the jitter buffer and decode, recover
+/// from FEC, conceal, or play silence into the sink. Nothing here blocks on I/O: sources and
+/// sinks buffer in the background and `ICEAgent.send` only queues. The frame, packet and
+/// silence buffers are reused for every tick.
+final class CallAudioEngine: @unchecked Sendable {
+    /// What the engine needs from the call.
+    struct Setup: Sendable {
+        let codecs: CallCodecSet
+        let srtp: SRTPSession
+        let send: @Sendable ([UInt8]) -> Void
+        let source: any AudioSource
+        let sink: any AudioSink
+        let receive: CallReceiveState
+        let sendState: CallSendState
+        /// Whether we send media (our negotiated direction).
+        let sends: Bool
+        let ssrc: UInt32
+        let cname: String
+        let ntpClock: NTPClock
+        let telephoneEventPT: UInt8?
+        let rtcpMinimumInterval: Double
+        /// Called once, on the audio thread, after the first received frame was decoded.
+        let firstAudioDecoded: @Sendable () -> Void
+    }
+
+    private let setup: Setup
+    private var thread: AudioTickThread?
+
+    // Audio thread only.
+    private var packetizer: RTPPacketizer
+    private var senderStats: RTPSenderStats
+    private var rtcpScheduler: RTCPScheduler
+    private var rtcpStarted = false
+    private var frame = [Int16](repeating: 0, count: AudioPipe.samplesPerFrame)
+    private let silence = [Int16](repeating: 0, count: AudioPipe.samplesPerFrame)
+    private var packet: [UInt8] = []
+    private var eventStart: (offset: UInt32, timestamp: UInt32)?
+    private var decodedAny = false
+    private var reportedFailures = Set<String>()
+
+    /// An engine for `setup`; the thread starts with `start()`.
+    init(setup: Setup) throws(CallMediaError) {
+        self.setup = setup
+        do {
+            packetizer = try RTPPacketizer(payloadType: setup.codecs.codec.payloadType, clockRate: setup.codecs.codec.clockRate,
+                                           ssrc: setup.ssrc)
+        } catch {
+            throw .setup("RTP packetizer: \(error)")
+        }
+        packet.reserveCapacity(1_500)
+        senderStats = RTPSenderStats(ssrc: setup.ssrc, clockRate: setup.codecs.codec.clockRate)
+        rtcpScheduler = RTCPScheduler(minimumInterval: setup.rtcpMinimumInterval)
+    }
+
+    /// Starts the audio thread (named `wcs-audio-<ssrc>`).
+    func start() {
+        let thread = AudioTickThread(name: "wcs-audio") { [self] now, skipped in
+            tick(now: now, skipped: skipped)
+        }
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Stops the audio thread and waits for its current tick to finish. Idempotent.
+    func stop() {
+        thread?.stop()
+    }
+
+    // MARK: - Tick
+
+    private func tick(now: Double, skipped: Int) {
+        if skipped > 0 { packetizer.skip(samples: UInt32(truncatingIfNeeded: skipped * setup.codecs.timestampStep)) }
+        sendTick(now: now)
+        rtcpTick(now: now)
+        playoutTick(now: now)
+    }
+
+    private func sendTick(now: Double) {
+        let count = frame.withUnsafeMutableBufferPointer { setup.source.read(into: $0) }
+        let (muted, events) = setup.sendState.nextTick()
+        guard setup.sends else { return }
+        let step = UInt32(setup.codecs.timestampStep)
+        if !events.isEmpty, let eventPT = setup.telephoneEventPT {
+            sendEvents(events, payloadType: eventPT, now: now)
+            packetizer.skip(samples: step)
+            return
+        }
+        if muted || count <= 0 {
+            frame.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        } else if count < frame.count {
+            frame.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[count...]).update(repeating: 0) }
+        }
+        let payload: [UInt8]
+        do {
+            payload = try frame.withUnsafeBufferPointer { try setup.codecs.encoder.encode($0) }
+        } catch {
+            reportOnce("encode", "encoding failed: \(error)")
+            packetizer.skip(samples: step)
+            return
+        }
+        if setup.codecs.dropsDTXFrames && setup.codecs.encoder.lastFrameWasDTX {
+            packetizer.skip(samples: step)
+            return
+        }
+        let timestamp = packetizer.timestamp
+        payload.withUnsafeBytes { packetizer.writePacket(payload: $0, samples: step, into: &packet) }
+        sendRTP(packet, payloadBytes: payload.count, now: now, mediaTimestamp: timestamp)
+    }
+
+    /// Sends this tick's telephone-event packets: every packet of one event carries the audio
+    /// timestamp of the tick the event started in.
+    private func sendEvents(_ events: [DTMFPacket], payloadType: UInt8, now: Double) {
+        for event in events {
+            if eventStart?.offset != event.timestampOffset {
+                eventStart = (event.timestampOffset, packetizer.timestamp)
+            }
+            guard let start = eventStart,
+                  let bytes = try? packetizer.eventPacket(payload: event.payload, payloadType: payloadType,
+                                                          timestamp: start.timestamp, marker: event.marker) else { continue }
+            sendRTP(bytes, payloadBytes: event.payload.count, now: now, mediaTimestamp: nil)
+        }
+    }
+
+    private func sendRTP(_ bytes: [UInt8], payloadBytes: Int, now: Double, mediaTimestamp: UInt32?) {
+        do {
+            setup.send(try setup.srtp.protectRTP(bytes))
+        } catch {
+            reportOnce("protect", "SRTP protect failed: \(error)")
+            return
+        }
+        senderStats.recordSent(payloadBytes: payloadBytes, sendTime: now, mediaTimestamp: mediaTimestamp)
+        setup.sendState.countSent(payloadBytes: payloadBytes)
+    }
+
+    private func rtcpTick(now: Double) {
+        let weSent = senderStats.packetCount > 0
+        if !rtcpStarted {
+            rtcpStarted = true
+            rtcpScheduler.start(now: now, weSent: setup.sends)
+            return
+        }
+        guard rtcpScheduler.isDue(now: now) else { return }
+        let blocks = setup.receive.makeReportBlock(now: now).map { [$0] } ?? []
+        let compound: [UInt8]
+        do {
+            if let report = senderStats.makeSenderReport(now: now, clock: setup.ntpClock, reportBlocks: blocks) {
+                compound = try RTCPPacket.senderReportCompound(report, cname: setup.cname)
+            } else {
+                compound = try RTCPPacket.receiverReportCompound(RTCPReceiverReport(ssrc: setup.ssrc, reportBlocks: blocks),
+                                                                 cname: setup.cname)
+            }
+            let protected = try setup.srtp.protectRTCP(compound)
+            setup.send(protected)
+            setup.sendState.countRTCP()
+            rtcpScheduler.didSend(now: now, packetSize: protected.count + 28, weSent: weSent)
+        } catch {
+            reportOnce("rtcp", "RTCP report failed: \(error)")
+            rtcpScheduler.didSend(now: now, packetSize: 0, weSent: weSent)
+        }
+    }
+
+    private func playoutTick(now: Double) {
+        let decoder = setup.codecs.decoder
+        switch setup.receive.pop(now: now) {
+        case .frame(let payload):
+            let samples: [Int16]
+            do {
+                samples = try decoder.decode(payload)
+            } catch {
+                reportOnce("decode", "decoding failed: \(error)")
+                play(decoder.conceal())
+                return
+            }
+            setup.receive.countDecodedFrame()
+            play(samples)
+            if !decodedAny {
+                decodedAny = true
+                setup.firstAudioDecoded()
+            }
+        case .lost(let next):
+            play(next.map { decoder.decodeFEC(from: $0) } ?? decoder.conceal())
+        case .silence:
+            play(silence)
+        }
+    }
+
+    private func play(_ samples: [Int16]) {
+        do {
+            try samples.withUnsafeBufferPointer { try setup.sink.write($0) }
+        } catch {
+            reportOnce("sink", "audio sink refused samples: \(error)")
+        }
+    }
+
+    /// Logs a failure of one kind once per call (the audio path keeps going).
+    private func reportOnce(_ kind: String, _ message: String) {
+        guard reportedFailures.insert(kind).inserted else { return }
+        Log.warning("call", "\(message) (reported once)")
+    }
+}

@@ -1,0 +1,374 @@
+import Foundation
+import MainLoop
+
+/// One call's WebRTC audio: SDP offer/answer, ICE (libnice), DTLS-SRTP, RTP/RTCP, the jitter
+/// buffer, the codec, RFC 4733 DTMF, and the audio source and sink.
+///
+/// Use: `answer(offer:)` for an incoming call, or `makeOffer()` then `applyAnswer(_:)` for an
+/// outgoing one. Media starts by itself once ICE and DTLS are up; progress and failures arrive
+/// on `events`. `close()` ends everything (and closes the source and sink).
+///
+/// Threads: libnice and DTLS run on `loop` (`CallMediaTransport`); the 20 ms send and playout
+/// clock runs on one dedicated audio thread per call (`CallAudioEngine`); the public methods
+/// are safe from any thread.
+public final class CallMedia: @unchecked Sendable {
+    private enum Phase {
+        /// Nothing started.
+        case idle
+        /// `makeOffer` or `answer` is gathering candidates.
+        case gathering
+        /// Our offer is out; waiting for `applyAnswer`.
+        case offered(String)
+        /// Negotiated: ICE, DTLS and media are starting or running.
+        case negotiated
+        /// Failed (reported once as `.failed`); waiting for `close()`.
+        case failed
+        /// Closed.
+        case closed
+    }
+
+    /// The configuration given at creation.
+    public let configuration: CallMediaConfiguration
+    /// Everything that happens to the call, ending with `.closed`. Meant for one consumer.
+    public let events: AsyncStream<CallMediaEvent>
+
+    private let continuation: AsyncStream<CallMediaEvent>.Continuation
+    private let source: any AudioSource
+    private let sink: any AudioSink
+    private let loop: MainLoop
+    private let ssrc = UInt32.random(in: 1...UInt32.max)
+    private let cname = "wcs-agent-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    private let ntpClock = NTPClock(monotonicNow: MonotonicTime.now())
+    private let sendState = CallSendState()
+
+    private let lock = NSLock()
+    private var phase = Phase.idle
+    private var ice: ICEAgent?
+    private var transport: CallMediaTransport?
+    private var engine: CallAudioEngine?
+    private var negotiatedAudio: NegotiatedAudio?
+    private var receive: CallReceiveState?
+    private var negotiationStart: Double?
+    private var firstAudioLatency: Double?
+    private var srtpProfile: String?
+
+    /// Creates the call's media; nothing happens before `answer(offer:)` or `makeOffer()`.
+    /// `source` is read and `sink` written once per 20 ms while media runs.
+    public init(configuration: CallMediaConfiguration, source: AudioSource, sink: AudioSink, loop: MainLoop = .shared) {
+        self.configuration = configuration
+        self.source = source
+        self.sink = sink
+        self.loop = loop
+        (events, continuation) = AsyncStream.makeStream(of: CallMediaEvent.self, bufferingPolicy: .unbounded)
+    }
+
+    deinit {
+        close()
+    }
+
+    // MARK: - Offer and answer
+
+    /// Answers an incoming call's offer: checks it (throws `CallMediaError.negotiation`, e.g. "No
+    /// common codecs", before any gathering), gathers candidates, and returns our answer SDP.
+    /// ICE checks start at once; media starts when ICE and DTLS are up. A refused offer is also
+    /// reported as `.failed`. Call once, on a fresh `CallMedia`.
+    public func answer(offer: String) async throws -> String {
+        let started = MonotonicTime.now()
+        try begin(from: "answer(offer:)") { if case .idle = $0 { true } else { false } }
+        do {
+            _ = try CallNegotiation.answer(to: offer, local: CallNegotiation.placeholderCapabilities(configuration: configuration))
+            let ice = try createICE(controlling: false)
+            let local = try await gather(ice)
+            let (sdp, negotiated) = try CallNegotiation.answer(to: offer, local: capabilities(local))
+            try start(negotiated: negotiated, ice: ice, startedAt: started)
+            return sdp
+        } catch {
+            throw abandon(error)
+        }
+    }
+
+    /// Creates our offer for an outgoing call (we are ICE-controlling) after gathering
+    /// candidates. Pass the peer's answer to `applyAnswer(_:)`. Call once, on a fresh `CallMedia`.
+    public func makeOffer() async throws -> String {
+        try begin(from: "makeOffer()") { if case .idle = $0 { true } else { false } }
+        do {
+            let ice = try createICE(controlling: true)
+            let local = try await gather(ice)
+            let offer = CallNegotiation.offer(try capabilities(local))
+            try locked { () throws(CallMediaError) in
+                guard case .gathering = phase else { throw .closed }
+                phase = .offered(offer)
+            }
+            return offer
+        } catch {
+            throw abandon(error)
+        }
+    }
+
+    /// Applies the peer's answer to our offer and starts ICE checks; media starts when ICE and
+    /// DTLS are up. Throws `CallMediaError.negotiation` for an unusable answer (also reported as
+    /// `.failed`), `.invalidState` without a pending offer.
+    public func applyAnswer(_ answer: String) throws {
+        let started = MonotonicTime.now()
+        let (offer, ice) = try locked { () throws(CallMediaError) -> (String, ICEAgent?) in
+            guard case .offered(let offer) = phase else { throw .invalidState("applyAnswer(_:) without a pending offer") }
+            phase = .gathering
+            return (offer, self.ice)
+        }
+        do {
+            guard let ice else { throw CallMediaError.closed }
+            let negotiated = try CallNegotiation.accept(answer: answer, toOffer: offer)
+            try start(negotiated: negotiated, ice: ice, startedAt: started)
+        } catch {
+            throw abandon(error)
+        }
+    }
+
+    // MARK: - During the call
+
+    /// Sends DTMF digits (0-9, *, #, A-D) in-band as RFC 4733 telephone events, one after the
+    /// other (100 ms tones, 70 ms gaps). Throws `.dtmfNotNegotiated` when the peer has no
+    /// telephone-event, `.invalidDTMF` for a bad digit (nothing is sent then), `.invalidState`
+    /// before negotiation or after failure/close.
+    public func sendDTMF(_ digits: String) throws {
+        let negotiated = try locked { () throws(CallMediaError) -> NegotiatedAudio in
+            guard case .negotiated = phase, let negotiatedAudio else {
+                throw .invalidState("sendDTMF(_:) needs negotiated, running call media")
+            }
+            return negotiatedAudio
+        }
+        guard negotiated.telephoneEventPT != nil, try sendState.enqueueDTMF(digits) else { throw CallMediaError.dtmfNotNegotiated }
+        guard negotiated.localDirection.sends else { throw CallMediaError.invalidState("the negotiated direction does not let us send") }
+    }
+
+    /// Whether silence (or, with Opus DTX, nothing) is sent instead of the source. The source is
+    /// still read, so it keeps pace.
+    public var isMuted: Bool {
+        get { sendState.isMuted }
+        set { sendState.isMuted = newValue }
+    }
+
+    /// The negotiated codec, directions and peer parameters; nil before negotiation.
+    public var negotiated: NegotiatedAudio? {
+        lock.withLock { negotiatedAudio }
+    }
+
+    /// Counters for call records and health checks; see `CallMediaStatistics`.
+    public func statistics() -> CallMediaStatistics {
+        let (negotiated, receive, latency, profile, ice) = lock.withLock {
+            (negotiatedAudio, self.receive, firstAudioLatency, srtpProfile, self.ice)
+        }
+        var result = CallMediaStatistics()
+        result.codec = negotiated?.codec.kind
+        result.payloadType = negotiated?.codec.payloadType
+        result.srtpProfile = profile
+        result.firstAudioLatency = latency
+        result.selectedPair = ice?.selectedPair
+        let sent = sendState.sent
+        result.packetsSent = sent.packets
+        result.bytesSent = sent.bytes
+        result.rtcpSent = sent.rtcp
+        if let snapshot = receive?.snapshot {
+            result.packetsReceived = snapshot.packetsReceived
+            result.bytesReceived = snapshot.bytesReceived
+            result.packetsLost = snapshot.packetsLost
+            result.fractionLost = snapshot.fractionLost
+            result.jitterMs = snapshot.jitterMs
+            result.roundTripTimeMs = snapshot.roundTripTime.map { $0 * 1000 }
+            result.remotePacketsLost = snapshot.remoteReport.map { Int($0.cumulativeLost) }
+            result.remoteFractionLost = snapshot.remoteReport.map { Double($0.fractionLost) / 256 }
+            result.rtcpReceived = snapshot.rtcpReceived
+            result.packetsDiscarded = snapshot.packetsDiscarded
+            result.framesDecoded = snapshot.framesDecoded
+            result.concealedFrames = snapshot.jitter?.concealed ?? 0
+            result.latePackets = snapshot.jitter?.late ?? 0
+            result.jitterBufferTargetMs = snapshot.jitter?.targetDelayMs ?? 0
+        }
+        return result
+    }
+
+    /// Ends the call's media: stops the audio thread, closes DTLS (close_notify), ICE, the source
+    /// and the sink, then reports `.closed` and ends `events`. Idempotent; safe from any thread.
+    public func close() {
+        let parts: RunningParts? = lock.withLock {
+            if case .closed = phase { return nil }
+            phase = .closed
+            return runningParts
+        }
+        guard let parts else { return }
+        parts.engine?.stop()
+        if let transport = parts.transport { loop.sync { transport.shutdown() } }
+        parts.ice?.close()
+        source.close()
+        do {
+            try sink.close()
+        } catch {
+            Log.warning("call", "closing the audio sink failed: \(error)")
+        }
+        Log.info("call", "media closed")
+        continuation.yield(.closed)
+        continuation.finish()
+    }
+
+    // MARK: - Setup
+
+    /// Moves from a phase `allowed` accepts to `.gathering`, or throws `.invalidState`.
+    private func begin(from method: String, allowed: (Phase) -> Bool) throws(CallMediaError) {
+        try configuration.validate()
+        try locked { () throws(CallMediaError) in
+            guard allowed(phase) else { throw .invalidState("\(method) on call media that already started or closed") }
+            phase = .gathering
+        }
+    }
+
+    private func createICE(controlling: Bool) throws(CallMediaError) -> ICEAgent {
+        var settings = configuration.ice
+        settings.controlling = controlling
+        let agent: ICEAgent
+        do {
+            agent = try ICEAgent(configuration: settings, loop: loop)
+        } catch {
+            throw .ice("\(error)")
+        }
+        let accepted = lock.withLock {
+            guard case .gathering = phase else { return false }
+            ice = agent
+            return true
+        }
+        guard accepted else {
+            agent.close()
+            throw .closed
+        }
+        return agent
+    }
+
+    private func gather(_ ice: ICEAgent) async throws(CallMediaError) -> ICELocalParameters {
+        do {
+            return try await ice.gather()
+        } catch ICEError.closed {
+            throw .closed
+        } catch {
+            throw .ice("\(error)")
+        }
+    }
+
+    private func capabilities(_ local: ICELocalParameters) throws(CallMediaError) -> LocalAudioCapabilities {
+        try CallNegotiation.capabilities(configuration: configuration, ice: local, ssrc: ssrc, cname: cname)
+    }
+
+    /// Prepares codec, jitter buffer and transport for `negotiated` and starts ICE checks.
+    private func start(negotiated: NegotiatedAudio, ice: ICEAgent, startedAt: Double) throws(CallMediaError) {
+        let codecs = try CallCodecSet(codec: negotiated.codec, configuration: configuration)
+        let receive = try CallReceiveState(codecs: codecs, jitter: configuration.jitter)
+        if negotiated.telephoneEventPT != nil {
+            try sendState.enableDTMF(clockRate: negotiated.telephoneEventClockRate ?? 8_000)
+        }
+        let handlers = CallMediaTransport.Handlers(
+            event: { [weak self] event in self?.continuation.yield(event) },
+            failure: { [weak self] reason in self?.fail(reason) },
+            mediaReady: { [weak self] srtp in self?.startMedia(codecs: codecs, srtp: srtp) })
+        let transport = CallMediaTransport(loop: loop, ice: ice, negotiated: negotiated, receive: receive,
+                                           configuration: configuration, ourSSRC: ssrc, ntpClock: ntpClock, handlers: handlers)
+        try locked { () throws(CallMediaError) in
+            guard case .gathering = phase else { throw .closed }
+            phase = .negotiated
+            negotiatedAudio = negotiated
+            self.receive = receive
+            self.transport = transport
+            negotiationStart = startedAt
+        }
+        Log.info("call", "negotiated \(negotiated.codec.kind.encodingName)/\(negotiated.codec.payloadType), DTLS \(negotiated.dtlsRole), "
+            + "\(negotiated.remoteCandidates.count) remote candidate(s), direction \(negotiated.localDirection)")
+        do {
+            try loop.sync { try transport.install() }
+        } catch {
+            throw (error as? CallMediaError) ?? .setup("\(error)")
+        }
+        do {
+            try ice.setRemote(ufrag: negotiated.remoteIceUfrag, pwd: negotiated.remoteIcePwd,
+                              candidates: negotiated.remoteCandidates, iceLite: negotiated.remoteIceLite)
+        } catch ICEError.closed {
+            throw .closed
+        } catch {
+            throw .ice("\(error)")
+        }
+    }
+
+    /// DTLS is up (loop thread): creates and starts the audio engine.
+    private func startMedia(codecs: CallCodecSet, srtp: SRTPSession) {
+        let engine: CallAudioEngine? = lock.withLock {
+            guard case .negotiated = phase, let negotiatedAudio, let receive, let ice else { return nil }
+            srtpProfile = srtp.profile.name
+            let setup = CallAudioEngine.Setup(
+                codecs: codecs, srtp: srtp, send: { [ice] datagram in ice.send(datagram) }, source: source, sink: sink,
+                receive: receive, sendState: sendState, sends: negotiatedAudio.localDirection.sends, ssrc: ssrc,
+                cname: cname, ntpClock: ntpClock, telephoneEventPT: negotiatedAudio.telephoneEventPT,
+                rtcpMinimumInterval: configuration.rtcpMinimumInterval,
+                firstAudioDecoded: { [weak self] in self?.firstAudioDecoded() })
+            self.engine = try? CallAudioEngine(setup: setup)
+            return self.engine
+        }
+        guard let engine else {
+            if case .negotiated = lock.withLock({ phase }) { fail(CallMediaFailure.dtls) }
+            return
+        }
+        engine.start()
+        Log.info("call", "media started (\(srtp.profile.name))")
+    }
+
+    /// The first frame was decoded (audio thread).
+    private func firstAudioDecoded() {
+        lock.withLock {
+            if let negotiationStart { firstAudioLatency = MonotonicTime.now() - negotiationStart }
+        }
+        continuation.yield(.firstAudioDecoded)
+    }
+
+    /// Reports a failure once and stops media, ICE and DTLS (the stream stays open for `close()`).
+    private func fail(_ reason: String) {
+        let parts: RunningParts? = lock.withLock {
+            switch phase {
+            case .failed, .closed: return nil
+            case .idle, .gathering, .offered, .negotiated: break
+            }
+            phase = .failed
+            return runningParts
+        }
+        guard let parts else { return }
+        Log.warning("call", "media failed: \(reason)")
+        continuation.yield(.failed(reason))
+        // Not inline: this may run inside a libnice signal or a DTLS callback.
+        loop.post {
+            parts.engine?.stop()
+            parts.transport?.shutdown()
+            parts.ice?.close()
+        }
+    }
+
+    /// What has to be stopped when the call ends.
+    private struct RunningParts: Sendable {
+        let engine: CallAudioEngine?
+        let transport: CallMediaTransport?
+        let ice: ICEAgent?
+    }
+
+    /// The running parts (lock held).
+    private var runningParts: RunningParts {
+        RunningParts(engine: engine, transport: transport, ice: ice)
+    }
+
+    /// Runs `body` under `lock`, passing its typed error on.
+    private func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// Handles an error thrown while negotiating: a refusal fails the call (reported once); a
+    /// close is passed on as `.closed`. Returns the error to throw.
+    private func abandon(_ error: Error) -> CallMediaError {
+        let callError = (error as? CallMediaError) ?? .setup("\(error)")
+        if callError != .closed { fail(callError.wcsInfo) }
+        return callError
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import MainLoop
+
+/// The loop-thread side of a call: ICE state handling, DTLS (handshake, retransmission timer,
+/// timeout), SRTP decryption and the RFC 7983 demultiplexing of everything ICE receives.
+///
+/// Every method except `init` runs on the loop thread, which is what `DTLSTransport` and libnice
+/// require. The receive path stays light: decrypt, parse the header, hand the payload to the
+/// jitter buffer (under `CallReceiveState`'s lock) or the DTMF receiver; decoding happens on the
+/// audio thread.
+final class CallMediaTransport: @unchecked Sendable {
+    /// What the transport tells its owner (on the loop thread).
+    struct Handlers: Sendable {
+        /// A public event to report (everything except `.failed` and `.closed`).
+        let event: @Sendable (CallMediaEvent) -> Void
+        /// The call failed; the text is a `CallMediaFailure` string.
+        let failure: @Sendable (String) -> Void
+        /// DTLS is connected: media may start with this SRTP session.
+        let mediaReady: @Sendable (SRTPSession) -> Void
+    }
+
+    /// DTLS retransmission for a call: faster than RFC 6347's 1 s, since the first flight is
+    /// often sent before the peer's ICE agent accepts our datagrams.
+    static let retransmission = DTLSRetransmissionPolicy(initialTimeout: 0.2, maximumTimeout: 2)
+
+    private let loop: MainLoop
+    private let ice: ICEAgent
+    private let negotiated: NegotiatedAudio
+    private let receive: CallReceiveState
+    private let configuration: CallMediaConfiguration
+    private let ourSSRC: UInt32
+    private let ntpClock: NTPClock
+    private let handlers: Handlers
+
+    // Loop thread only.
+    private var dtls: DTLSTransport?
+    private var srtp: SRTPSession?
+    private var iceConnected = false
+    private var finished = false
+    private var retransmitTimer: LoopTimer?
+    private var dtlsDeadline: LoopTimer?
+    private var mediaWatch: LoopTimer?
+    private var mediaStarted: Double?
+    private var mediaTimedOut = false
+    private var dtmf = DTMFReceiver()
+
+    init(loop: MainLoop, ice: ICEAgent, negotiated: NegotiatedAudio, receive: CallReceiveState,
+         configuration: CallMediaConfiguration, ourSSRC: UInt32, ntpClock: NTPClock, handlers: Handlers) {
+        self.loop = loop
+        self.ice = ice
+        self.negotiated = negotiated
+        self.receive = receive
+        self.configuration = configuration
+        self.ourSSRC = ourSSRC
+        self.ntpClock = ntpClock
+        self.handlers = handlers
+    }
+
+    // MARK: - Setup and teardown
+
+    /// Creates the DTLS transport and attaches the ICE callbacks. Loop thread; before `setRemote`.
+    func install() throws(CallMediaError) {
+        let fingerprint: DTLSFingerprint
+        let certificate: DTLSCertificate
+        let transport: DTLSTransport
+        do {
+            fingerprint = try DTLSFingerprint(sdpValue: negotiated.remoteFingerprint.description)
+            certificate = try DTLSCertificate.shared
+            transport = try DTLSTransport(role: negotiated.dtlsRole, certificate: certificate, remoteFingerprint: fingerprint,
+                                          retransmission: Self.retransmission) { [ice] datagram in ice.send(datagram) }
+        } catch {
+            throw .setup("DTLS: \(error)")
+        }
+        transport.onEvent = { [weak self] event in self?.dtlsEvent(event) }
+        dtls = transport
+        ice.onStateChange = { [weak self] state in self?.iceStateChanged(state) }
+        ice.onReceive = { [weak self] datagram in self?.receive(datagram) }
+    }
+
+    /// Stops timers and DTLS (sending close_notify when connected) and closes ICE. Loop thread;
+    /// idempotent.
+    func shutdown() {
+        guard !finished else { return }
+        finished = true
+        retransmitTimer?.cancel()
+        dtlsDeadline?.cancel()
+        mediaWatch?.cancel()
+        dtls?.onEvent = nil
+        dtls?.close()
+        ice.close()
+    }
+
+    // MARK: - ICE
+
+    private func iceStateChanged(_ state: ICEState) {
+        guard !finished else { return }
+        switch state {
+        case .connected, .ready:
+            guard !iceConnected else { return }
+            iceConnected = true
+            handlers.event(.iceConnected(ice.selectedPair))
+            dtlsDeadline = loop.schedule(after: configuration.dtlsTimeout) { [weak self] in self?.dtlsTimedOut() }
+            dtls?.start()
+            armRetransmission()
+        case .failed(let reason):
+            fail(reason)
+        case .checking, .closed:
+            break
+        }
+    }
+
+    // MARK: - DTLS
+
+    private func dtlsEvent(_ event: DTLSTransport.Event) {
+        guard !finished else { return }
+        switch event {
+        case .connected(let keys):
+            dtlsDeadline?.cancel()
+            retransmitTimer?.cancel()
+            let session: SRTPSession
+            do {
+                session = try SRTPSession(keyMaterial: keys)
+            } catch {
+                Log.warning("call", "SRTP session setup failed: \(error)")
+                fail(CallMediaFailure.dtls)
+                return
+            }
+            srtp = session
+            handlers.event(.dtlsConnected(profile: keys.profileName))
+            handlers.mediaReady(session)
+            startMediaWatch()
+        case .failed(.fingerprintMismatch):
+            fail(CallMediaFailure.dtlsFingerprint)
+        case .failed(let error):
+            Log.warning("call", "DTLS failed: \(error)")
+            fail(CallMediaFailure.dtls)
+        case .closed:
+            Log.info("call", "the peer closed DTLS (close_notify)")
+        }
+    }
+
+    /// Re-arms the retransmission timer from `DTLSTransport.nextTimeout` after every DTLS operation.
+    private func armRetransmission() {
+        retransmitTimer?.cancel()
+        retransmitTimer = nil
+        guard !finished, let seconds = dtls?.nextTimeout else { return }
+        retransmitTimer = loop.schedule(after: max(seconds, 0.001)) { [weak self] in
+            guard let self, !finished else { return }
+            dtls?.handleTimeout()
+            armRetransmission()
+        }
+    }
+
+    private func dtlsTimedOut() {
+        guard !finished, srtp == nil else { return }
+        Log.warning("call", "DTLS not connected \(configuration.dtlsTimeout) s after ICE")
+        fail(CallMediaFailure.dtls)
+    }
+
+    private func fail(_ reason: String) {
+        guard !finished else { return }
+        retransmitTimer?.cancel()
+        dtlsDeadline?.cancel()
+        mediaWatch?.cancel()
+        handlers.failure(reason)
+    }
+
+    // MARK: - Receive
+
+    /// Demultiplexes one datagram by its first byte (RFC 7983).
+    private func receive(_ datagram: [UInt8]) {
+        guard !finished else { return }
+        switch DatagramKind.classify(datagram) {
+        case .dtls:
+            dtls?.receive(datagram)
+            if srtp == nil { armRetransmission() }
+        case .rtp:
+            receiveRTP(datagram)
+        case .rtcp:
+            receiveRTCP(datagram)
+        case .stun, .zrtp, .turnChannel, .unknown:
+            receive.discard()
+        }
+    }
+
+    private func receiveRTP(_ datagram: [UInt8]) {
+        guard let srtp else { return }  // media before our DTLS finished cannot be decrypted
+        let arrival = MonotonicTime.now()
+        guard let packet = try? srtp.unprotectRTP(datagram), let (header, range) = try? RTPHeader.parse(packet) else {
+            receive.discard()
+            return
+        }
+        let first: Bool
+        if header.payloadType == negotiated.codec.payloadType {
+            first = receive.record(header, payloadBytes: range.count, audioPayload: Array(packet[range]), arrival: arrival)
+        } else if header.payloadType == negotiated.telephoneEventPT {
+            first = receive.record(header, payloadBytes: range.count, audioPayload: nil, arrival: arrival)
+            receiveTelephoneEvent(header, payload: packet[range])
+        } else {
+            receive.discard()
+            return
+        }
+        mediaTimedOut = false
+        if first { handlers.event(.firstPacketReceived) }
+    }
+
+    private func receiveTelephoneEvent(_ header: RTPHeader, payload: ArraySlice<UInt8>) {
+        do {
+            let key = try dtmf.receive(payload: payload, timestamp: header.timestamp, sequenceNumber: header.sequenceNumber,
+                                       marker: header.marker)
+            if let digit = key?.digit { handlers.event(.dtmfReceived(digit)) }
+        } catch {
+            Log.debug("call", "ignoring telephone-event packet: \(error)")
+        }
+    }
+
+    private func receiveRTCP(_ datagram: [UInt8]) {
+        guard let srtp else { return }
+        let arrival = MonotonicTime.now()
+        guard let compound = try? srtp.unprotectRTCP(datagram), let packets = try? RTCPPacket.parseCompound(compound) else {
+            receive.discard()
+            return
+        }
+        receive.recordRTCP(packets, ourSSRC: ourSSRC, arrival: arrival, arrivalNTP: ntpClock.timestamp(atMonotonic: arrival))
+        if packets.contains(where: { if case .goodbye = $0 { true } else { false } }) {
+            Log.info("call", "the peer sent RTCP BYE")
+        }
+    }
+
+    // MARK: - Media timeout
+
+    private func startMediaWatch() {
+        guard negotiated.localDirection.receives else { return }
+        mediaStarted = MonotonicTime.now()
+        let period = min(1, configuration.mediaTimeout / 4)
+        mediaWatch = loop.schedule(after: period, repeating: true) { [weak self] in self?.checkMedia() }
+    }
+
+    private func checkMedia() {
+        guard !finished, !mediaTimedOut, let started = mediaStarted else { return }
+        let last = receive.lastRTPArrival ?? started
+        let silent = MonotonicTime.now() - max(last, started)
+        guard silent >= configuration.mediaTimeout else { return }
+        mediaTimedOut = true
+        Log.warning("call", "no RTP for \(Int(silent)) s")
+        handlers.event(.mediaTimeout)
+    }
+}
