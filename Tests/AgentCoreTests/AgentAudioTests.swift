@@ -68,7 +68,7 @@ import WCSSession
             try h.start(extra: Self.audioFlags(h))
             let bad = try h.emulator.control.ring(login: AgentHarness.login, caller: "2000", fault: "unreachable")
             try h.waitFor("failed call ended", timeout: 30) { try h.emulator.control.call(bad.callId)?.state == "ended" }
-            #expect(h.log().contains("Failed by ICE error"))
+            #expect(h.log().contains("media failed: Failed by ICE error"), "the agent's own ICE gave up")
             let good = try h.emulator.control.ring(login: AgentHarness.login, caller: "2001", source: "tone:440")
             try h.waitFor("audio on the next call", timeout: 20) {
                 (try h.emulator.control.call(good.callId)?.media?.packetsReceived ?? 0) > 50

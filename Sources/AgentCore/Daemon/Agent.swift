@@ -338,13 +338,14 @@ public actor Agent {
             publishEvent("incoming_call", fields)
             await callManager.incoming(info)
         case .callStatus(let info):
+            await callManager.statusChanged(info)
             guard var call = calls[info.callId] else { return }
             call.status = info.status.wire
             call.info = info.info ?? call.info
             if info.status.isTerminal { calls[info.callId] = nil } else { calls[info.callId] = call }
             publishEvent("call_status", call.json.objectValue ?? [:])
-        case .remoteSDP(let callId, _):
-            publishEvent("remote_sdp", ["call_id": .string(callId)])
+        case .remoteSDP(let callId, let sdp):
+            await callManager.remoteSDP(callId: callId, sdp: sdp)
         case .transfer(let callId, let status, let info):
             publishEvent("transfer", ["call_id": .string(callId), "status": .string(status),
                                       "info": info.map(JSONValue.string) ?? .null])

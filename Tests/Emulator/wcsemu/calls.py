@@ -321,5 +321,6 @@ def inject_offer_fault(sdp: str, fault: Optional[str]) -> str:
 def inject_answer_fault(sdp, fault: Optional[str]):
     """With `unreachable`, the client's candidates are ignored too, so neither side can reach the other."""
     if fault == "unreachable" and isinstance(sdp, str):
-        return "".join(line for line in sdp.splitlines(keepends=True) if not line.startswith("a=candidate:"))
+        return "".join(line for line in sdp.splitlines(keepends=True)
+                       if not line.startswith(("a=candidate:", "a=end-of-candidates")))
     return sdp
