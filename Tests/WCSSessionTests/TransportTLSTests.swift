@@ -1,4 +1,5 @@
 import Foundation
+import MainLoop
 import Testing
 import TestSupport
 @testable import WCSSession
@@ -86,6 +87,44 @@ import TestSupport
         let unusable = await roundTrip(WebSocketOptions(url: server.url(secure: true), caFile: empty))
         #expect(unusable.terminal?.failure?.kind == .tls)
         #expect(unusable.terminal?.failure?.message.contains("no usable PEM certificate") == true)
+    }
+
+    /// lws 4.1.6 re-allocates a process-wide OpenSSL index whenever a context is created with
+    /// DO_SSL_GLOBAL_INIT; this used to break handshakes in flight on other loops.
+    @Test func handshakesSurviveTLSSetupOnOtherLoops() async throws {
+        let server = try echoServer()
+        let certificates = certificates
+        let failures = Locked([String]())
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for round in 0..<10 {
+                    let loop = MainLoop(name: "tls-churn-\(round)")
+                    _ = try? loop.sync {
+                        _ = try LWSClientContext.obtain(loop: loop)
+                            .vhost(for: TLSTrust(caFile: certificates.caFile, insecure: round.isMultiple(of: 2)))
+                    }
+                    loop.stop()
+                }
+            }
+            for worker in 0..<3 {
+                group.addTask {
+                    for index in 0..<15 {
+                        let options = (worker + index).isMultiple(of: 2)
+                            ? WebSocketOptions(url: server.url(secure: true), caFile: certificates.caFile)
+                            : WebSocketOptions(url: server.url(secure: true), allowInsecureTLS: true)
+                        let connection = WebSocketConnection(options: options)
+                        let recorder = EventRecorder(connection)
+                        connection.connect()
+                        if await !recorder.waitOpened() {
+                            failures.set(failures.value + ["\(options.url): \(recorder.events)"])
+                        }
+                        connection.close()
+                        await recorder.waitTerminal()
+                    }
+                }
+            }
+        }
+        #expect(failures.value.isEmpty, "\(failures.value)")
     }
 
     @Test func tlsToAPlainServerFails() async throws {

@@ -24,6 +24,7 @@ final class ConnectionCore: @unchecked Sendable {
     private var phase = Phase.idle
     private var endpoint: WebSocketEndpoint?
     private var context: LWSClientContext?
+    private var vhost: OpaquePointer?
     private var addresses: [String] = []
     private var nextAddress = 0
     private var currentAddress = ""
@@ -107,9 +108,9 @@ final class ConnectionCore: @unchecked Sendable {
         let timeout = options.effectiveConnectTimeout
         connectTimer = loop.schedule(after: timeout) { [self] in connectTimedOut(after: timeout) }
 
-        let trust = TLSTrust.forConnection(secure: endpoint.secure, options: options)
         do {
-            let context = try LWSClientContext.obtain(trust: trust, loop: loop)
+            let context = try LWSClientContext.obtain(loop: loop)
+            vhost = try context.vhost(for: TLSTrust.forConnection(secure: endpoint.secure, options: options))
             self.context = context
             context.register(self)
             requests.context = context
@@ -181,6 +182,7 @@ final class ConnectionCore: @unchecked Sendable {
         defer { free(cAddress); free(cPath); free(cHost); free(cALPN) }
         var info = lws_client_connect_info()
         info.context = handle
+        info.vhost = vhost
         info.address = UnsafePointer(cAddress)
         info.port = Int32(endpoint.port)
         info.ssl_connection = flags
