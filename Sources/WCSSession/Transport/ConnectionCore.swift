@@ -38,8 +38,8 @@ final class ConnectionCore: @unchecked Sendable {
     private var verifyFailure: String?
     private var pendingTerminal: WebSocketEvent?
     private var killIssued = false
-    private var sentClose: ConnectionRequests.CloseRequest?
-    private var peerClose: ConnectionRequests.CloseRequest?
+    private var sentClose: CloseFrame?
+    private var peerClose: CloseFrame?
     private var incoming = IncomingMessage()
 
     init(options: WebSocketOptions, loop: MainLoop, continuation: AsyncStream<WebSocketEvent>.Continuation) {
@@ -72,7 +72,7 @@ final class ConnectionCore: @unchecked Sendable {
     }
 
     func close(code: Int, reason: String) {
-        let request = ConnectionRequests.CloseRequest(code: Self.sendableCloseCode(code), reason: Self.truncatedReason(reason))
+        let request = CloseFrame(sending: code, reason: reason)
         if requests.requestClose(request) { wake() }
     }
 
@@ -290,28 +290,12 @@ final class ConnectionCore: @unchecked Sendable {
     }
 
     func verifyCertificate(storeContext: OpaquePointer?, preverifyOK: Bool) -> Int32 {
-        guard let storeContext else { return 0 }
-        if options.allowInsecureTLS {
-            X509_STORE_CTX_set_error(storeContext, X509_V_OK)
-            return 0
-        }
-        if !preverifyOK {
-            let code = X509_STORE_CTX_get_error(storeContext)
-            if verifyFailure == nil {
-                verifyFailure = String(cString: X509_verify_cert_error_string(Int(code)))
-            }
-            return 0 // lws fails the handshake
-        }
-        if let endpoint, endpoint.hostKind == .ipv6, X509_STORE_CTX_get_error_depth(storeContext) == 0,
-           let certificate = X509_STORE_CTX_get_current_cert(storeContext) {
-            let address = endpoint.host.split(separator: "%", maxSplits: 1).first.map(String.init) ?? endpoint.host
-            if X509_check_ip_asc(certificate, address, 0) != 1 {
-                X509_STORE_CTX_set_error(storeContext, X509_V_ERR_IP_ADDRESS_MISMATCH)
-                verifyFailure = "IP address mismatch (the certificate does not cover \(address))"
-                return 1 // reject
-            }
-        }
-        return 0
+        guard let storeContext, let endpoint else { return 0 }
+        let check = CertificateCheck(insecure: options.allowInsecureTLS,
+                                     ipv6Literal: endpoint.hostKind == .ipv6 ? endpoint.host : nil)
+        let verdict = check.evaluate(storeContext: storeContext, preverifyOK: preverifyOK)
+        if verifyFailure == nil { verifyFailure = verdict.failure }
+        return verdict.reject ? 1 : 0
     }
 
     func established(_ callbackWsi: OpaquePointer) {
@@ -331,7 +315,7 @@ final class ConnectionCore: @unchecked Sendable {
         if isFirst { incoming.isBinary = lws_frame_is_binary(callbackWsi) != 0 }
         guard incoming.append(bytes, limit: options.maxMessageBytes) else {
             Log.warning("transport", "incoming message larger than \(options.maxMessageBytes) bytes; closing with 1009")
-            return closeNow(callbackWsi, ConnectionRequests.CloseRequest(code: 1009, reason: "message too big"))
+            return closeNow(callbackWsi, CloseFrame(code: 1009, reason: "message too big"))
         }
         if lws_is_final_fragment(callbackWsi) != 0 && lws_remaining_packet_payload(callbackWsi) == 0 {
             continuation.yield(incoming.take())
@@ -361,7 +345,7 @@ final class ConnectionCore: @unchecked Sendable {
     }
 
     /// Sends a close frame (lws does it when the callback returns -1) and waits for the peer.
-    private func closeNow(_ callbackWsi: OpaquePointer, _ request: ConnectionRequests.CloseRequest) -> Int32 {
+    private func closeNow(_ callbackWsi: OpaquePointer, _ request: CloseFrame) -> Int32 {
         sentClose = request
         phase = .closing
         var reason = Array(request.reason.utf8)
@@ -373,9 +357,7 @@ final class ConnectionCore: @unchecked Sendable {
 
     func peerInitiatedClose(_ payload: UnsafeRawBufferPointer) {
         guard phase == .open || phase == .closing else { return }
-        let code = payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : 1005
-        let reason = payload.count > 2 ? String(decoding: payload[2...], as: UTF8.self) : ""
-        peerClose = ConnectionRequests.CloseRequest(code: code, reason: reason)
+        peerClose = CloseFrame(payload: payload)
     }
 
     func closed(_ callbackWsi: OpaquePointer) {
@@ -454,51 +436,5 @@ final class ConnectionCore: @unchecked Sendable {
         return ["ssl", "tls", "certificate", "x509"].contains { lowered.contains($0) }
     }
 
-    /// Close codes we may put on the wire (RFC 6455 §7.4); anything else becomes 1000.
-    static func sendableCloseCode(_ code: Int) -> Int {
-        switch code {
-        case 1000...1003, 1007...1014, 3000...4999:
-            return code
-        default:
-            Log.warning("transport", "close code \(code) cannot be sent; using 1000")
-            return 1000
-        }
-    }
-
-    /// A close reason must fit in 123 bytes of UTF-8; cut on a character boundary.
-    static func truncatedReason(_ reason: String) -> String {
-        var result = ""
-        for character in reason {
-            guard result.utf8.count + String(character).utf8.count <= 123 else { break }
-            result.append(character)
-        }
-        return result
-    }
-
     private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
-}
-
-/// A message being reassembled from fragments (binary ones are only counted).
-struct IncomingMessage {
-    var isBinary = false
-    private var text: [UInt8] = []
-    private var byteCount = 0
-    private var started = false
-
-    var isEmpty: Bool { !started }
-
-    /// Appends a fragment; false if the message would exceed `limit`.
-    mutating func append(_ fragment: UnsafeRawBufferPointer, limit: Int) -> Bool {
-        started = true
-        guard byteCount + fragment.count <= limit else { return false }
-        byteCount += fragment.count
-        if !isBinary { text.append(contentsOf: fragment) }
-        return true
-    }
-
-    /// The complete message as an event; resets for the next one.
-    mutating func take() -> WebSocketEvent {
-        defer { self = IncomingMessage() }
-        return isBinary ? .binary(byteCount: byteCount) : .text(String(decoding: text, as: UTF8.self))
-    }
 }
