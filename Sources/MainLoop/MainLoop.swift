@@ -6,6 +6,7 @@ public struct MainLoopStoppedError: Error, Sendable, Equatable, CustomStringConv
     /// The name of the stopped loop.
     public let loopName: String
 
+    /// A one-line explanation naming the loop.
     public var description: String { "main loop '\(loopName)' is stopped" }
 }
 

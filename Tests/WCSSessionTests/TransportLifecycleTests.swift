@@ -42,9 +42,7 @@ import Testing
 
     @Test func abortDropsAnOpenConnectionWithoutCloseFrame() async throws {
         let server = try TransportTestServer(.echo)
-        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
         #expect(await recorder.waitOpened())
         connection.abort()
         connection.send("dropped")
@@ -54,9 +52,7 @@ import Testing
 
     @Test func abortWhileConnectingCancels() async throws {
         let server = try TransportTestServer(.neverUpgrade)
-        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url(), connectTimeout: 30))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (connection, recorder) = startConnection(WebSocketOptions(url: server.url(), connectTimeout: 30))
         try await Task.sleep(nanoseconds: 100_000_000)
         connection.abort()
         let failure = await recorder.waitTerminal()?.failure
@@ -76,9 +72,7 @@ import Testing
 
     @Test func sendAfterCloseIsDroppedSilently() async throws {
         let server = try TransportTestServer(.echo)
-        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
         connection.send("before")
         #expect(await recorder.waitOpened())
         connection.close(code: 4100, reason: "client done")
@@ -90,18 +84,12 @@ import Testing
 
     @Test func unsendableCloseCodesBecome1000() async throws {
         let server = try TransportTestServer(.echo)
-        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
         #expect(await recorder.waitOpened())
         connection.close(code: 1006, reason: String(repeating: "é", count: 100))
         let terminal = await recorder.waitTerminal()
-        guard case .closed(let code, let reason) = terminal else {
-            Issue.record("expected .closed, got \(String(describing: terminal))")
-            return
-        }
-        #expect(code == 1000)
-        #expect(reason.utf8.count <= 123)
+        #expect(terminal?.closeCode == 1000, "\(String(describing: terminal))")
+        if case .closed(_, let reason) = terminal { #expect(reason.utf8.count <= 123) }
     }
 
     @Test func releasingTheConnectionMidFlightIsSafe() async throws {
@@ -146,9 +134,7 @@ import Testing
         #expect(opened.value)
         consumer.cancel()
         // The close makes the server end too; a new connection still works afterwards.
-        let probe = WebSocketConnection(options: WebSocketOptions(url: server.url()))
-        let recorder = EventRecorder(probe)
-        probe.connect()
+        let (probe, recorder) = startConnection(WebSocketOptions(url: server.url()))
         #expect(await recorder.waitOpened())
         probe.close()
     }
@@ -156,63 +142,13 @@ import Testing
     @Test func stoppingAPrivateLoopEndsItsConnections() async throws {
         let server = try TransportTestServer(.echo)
         let loop = MainLoop(name: "test-transport-loop")
-        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()), loop: loop)
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (_, recorder) = startConnection(WebSocketOptions(url: server.url()), loop: loop)
         #expect(await recorder.waitOpened())
         loop.stop()
         let terminal = await recorder.waitTerminal()
-        guard case .closed(let code, _) = terminal else {
-            Issue.record("expected .closed, got \(String(describing: terminal))")
-            return
-        }
-        #expect(code == 1006)
+        #expect(terminal?.closeCode == 1006, "\(String(describing: terminal))")
 
-        let late = WebSocketConnection(options: WebSocketOptions(url: server.url()), loop: loop)
-        let lateRecorder = EventRecorder(late)
-        late.connect()
+        let (_, lateRecorder) = startConnection(WebSocketOptions(url: server.url()), loop: loop)
         #expect(await lateRecorder.waitTerminal()?.failure?.kind == .other)
-    }
-}
-
-/// Weak references to connection cores, to check that finished connections are freed.
-final class WeakCores: @unchecked Sendable {
-    private struct Entry { weak var core: ConnectionCore? }
-    private let lock = NSLock()
-    private var entries: [Entry] = []
-
-    func add(_ core: ConnectionCore) {
-        lock.lock(); defer { lock.unlock() }
-        entries.append(Entry(core: core))
-    }
-
-    var aliveCount: Int {
-        lock.lock(); defer { lock.unlock() }
-        return entries.filter { $0.core != nil }.count
-    }
-}
-
-/// Polls `condition` until it holds; the timeout only prevents hangs.
-func eventually(timeout: Double = 20, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(nanoseconds: 5_000_000)
-    }
-    return condition()
-}
-
-/// A tiny locked value for tests.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        lock.lock(); defer { lock.unlock() }
-        return stored
-    }
-    func set(_ value: Value) {
-        lock.lock(); defer { lock.unlock() }
-        stored = value
     }
 }

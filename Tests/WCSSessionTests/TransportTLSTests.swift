@@ -20,9 +20,7 @@ import TestSupport
 
     /// Connects, sends one message and returns the recorder once the echo or a terminal event arrived.
     private func roundTrip(_ options: WebSocketOptions) async -> EventRecorder {
-        let connection = WebSocketConnection(options: options)
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (connection, recorder) = startConnection(options)
         connection.send("secret hello")
         await recorder.wait { $0.contains(.text("secret hello")) || $0.contains(where: \.isTerminal) }
         connection.close()
@@ -112,9 +110,7 @@ import TestSupport
                         let options = (worker + index).isMultiple(of: 2)
                             ? WebSocketOptions(url: server.url(secure: true), caFile: certificates.caFile)
                             : WebSocketOptions(url: server.url(secure: true), allowInsecureTLS: true)
-                        let connection = WebSocketConnection(options: options)
-                        let recorder = EventRecorder(connection)
-                        connection.connect()
+                        let (connection, recorder) = startConnection(options)
                         if await !recorder.waitOpened() {
                             failures.set(failures.value + ["\(options.url): \(recorder.events)"])
                         }

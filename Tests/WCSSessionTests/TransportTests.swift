@@ -7,9 +7,7 @@ import Testing
 @Suite struct TransportTests {
     @Test func echoesManyMessagesAndA200KBMessageInOrder() async throws {
         let server = try TransportTestServer(.echo)
-        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
         // Queued before the connection opens; must go out in order.
         let messages = (0..<100).map { "message-\($0)" }
         for message in messages { connection.send(message) }
@@ -26,9 +24,7 @@ import Testing
 
     @Test func sendsFromEightThreadsKeepPerThreadOrder() async throws {
         let server = try TransportTestServer(.echo)
-        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
         #expect(await recorder.waitOpened())
         let threads = (0..<8).map { index in
             Thread {
@@ -49,9 +45,7 @@ import Testing
 
     @Test func ipv6LiteralWorks() async throws {
         let server = try TransportTestServer(.echo, host: "::1")
-        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
         connection.send("over ipv6")
         #expect(await recorder.wait { _ in recorder.texts == ["over ipv6"] })
         connection.close()
@@ -60,9 +54,7 @@ import Testing
 
     @Test func hostNameIsResolvedOffTheLoop() async throws {
         let server = try TransportTestServer(.echo)
-        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url(host: "localhost", path: "/some/path?x=1")))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (connection, recorder) = startConnection(WebSocketOptions(url: server.url(host: "localhost", path: "/some/path?x=1")))
         connection.send("via localhost")
         #expect(await recorder.wait { _ in recorder.texts == ["via localhost"] })
         connection.close()
@@ -71,9 +63,7 @@ import Testing
 
     @Test func binaryFramesAreReportedNotDecoded() async throws {
         let server = try TransportTestServer(.binary, extraArguments: ["--binary-size", "70000"])
-        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
         #expect(await recorder.wait { $0.contains(.text("done")) || $0.contains(where: \.isTerminal) })
         #expect(recorder.events.prefix(3) == [.opened, .binary(byteCount: 70000), .text("done")])
         connection.close()
@@ -82,32 +72,22 @@ import Testing
 
     @Test func serverCloseCodeIsReported() async throws {
         let server = try TransportTestServer(.close, extraArguments: ["--close-code", "4001", "--close-reason", "bye"])
-        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (_, recorder) = startConnection(WebSocketOptions(url: server.url()))
         #expect(await recorder.waitTerminal() == .closed(code: 4001, reason: "bye"))
         #expect(recorder.events == [.opened, .closed(code: 4001, reason: "bye")])
     }
 
     @Test func serverDropWithoutCloseIs1006() async throws {
         let server = try TransportTestServer(.drop)
-        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (_, recorder) = startConnection(WebSocketOptions(url: server.url()))
         let terminal = await recorder.waitTerminal()
         #expect(recorder.events.first == .opened)
-        guard case .closed(let code, _) = terminal else {
-            Issue.record("expected .closed, got \(String(describing: terminal))")
-            return
-        }
-        #expect(code == 1006)
+        #expect(terminal?.closeCode == 1006, "\(String(describing: terminal))")
     }
 
     @Test func connectionRefusedFailsWithConnect() async {
         let port = unusedLoopbackPort()
-        let connection = WebSocketConnection(options: WebSocketOptions(url: "ws://127.0.0.1:\(port)/"))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (_, recorder) = startConnection(WebSocketOptions(url: "ws://127.0.0.1:\(port)/"))
         let failure = await recorder.waitTerminal()?.failure
         #expect(failure?.kind == .connect)
         #expect(failure?.message.contains("127.0.0.1:\(port)") == true)
@@ -116,9 +96,7 @@ import Testing
 
     @Test func serverThatNeverUpgradesTimesOutAndTheSocketIsClosed() async throws {
         let server = try TransportTestServer(.neverUpgrade)
-        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url(), connectTimeout: 0.5))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (_, recorder) = startConnection(WebSocketOptions(url: server.url(), connectTimeout: 0.5))
         let failure = await recorder.waitTerminal()?.failure
         #expect(failure?.kind == .timeout)
         #expect(failure?.message.contains("timed out") == true)
@@ -128,18 +106,14 @@ import Testing
     @Test(arguments: ["http://127.0.0.1:80/", "ws://", "ws://[::1:80/", "ws://host:0/", "ws://host:99999/",
                       "ws://ho st/", "ws://user@host/", "ws://host/a b", "127.0.0.1:80", "ws://[notip]:80/"])
     func badURLsFailClearly(url: String) async {
-        let connection = WebSocketConnection(options: WebSocketOptions(url: url))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (_, recorder) = startConnection(WebSocketOptions(url: url))
         let failure = await recorder.waitTerminal()?.failure
         #expect(failure?.kind == .badURL)
         #expect(failure?.message.contains(url) == true)
     }
 
     @Test func unknownHostFailsWithDNS() async {
-        let connection = WebSocketConnection(options: WebSocketOptions(url: "ws://no-such-host.invalid:8080/", connectTimeout: 60))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (_, recorder) = startConnection(WebSocketOptions(url: "ws://no-such-host.invalid:8080/", connectTimeout: 60))
         let failure = await recorder.waitTerminal(timeout: 70)?.failure
         #expect(failure?.kind == .dns)
         #expect(failure?.message.contains("no-such-host.invalid") == true)
