@@ -11,7 +11,7 @@ final class TransportTestServer: @unchecked Sendable {
     private var stopped = false
 
     enum Mode: String {
-        case echo, close, drop, binary
+        case echo, close, drop, binary, request, reject
         case neverUpgrade = "never-upgrade"
     }
 

@@ -61,6 +61,26 @@ import Testing
         #expect(await recorder.waitTerminal() == .closed(code: 1000, reason: ""))
     }
 
+    @Test(arguments: [("127.0.0.1", "localhost", "/"), ("127.0.0.1", "127.0.0.1", "/wcs?x=1&y=%20"), ("::1", "::1", "/v6")])
+    func hostHeaderAndPathFollowTheURL(bind: String, urlHost: String, path: String) async throws {
+        let server = try TransportTestServer(.request, host: bind)
+        let (connection, recorder) = startConnection(WebSocketOptions(url: server.url(host: urlHost, path: path)))
+        #expect(await recorder.wait { _ in !recorder.texts.isEmpty })
+        let expectedHost = urlHost.contains(":") ? "[\(urlHost)]:\(server.port)" : "\(urlHost):\(server.port)"
+        let reported = try JSONSerialization.jsonObject(with: Data((recorder.texts.first ?? "{}").utf8)) as? [String: String]
+        #expect(reported == ["host": expectedHost, "path": path])
+        connection.close()
+        await recorder.waitTerminal()
+    }
+
+    @Test func refusedUpgradeFailsWithHandshake() async throws {
+        let server = try TransportTestServer(.reject)
+        let (_, recorder) = startConnection(WebSocketOptions(url: server.url()))
+        let failure = await recorder.waitTerminal()?.failure
+        #expect(failure?.kind == .handshake, "\(String(describing: failure))")
+        #expect(failure?.message.contains("127.0.0.1:\(server.port)") == true)
+    }
+
     @Test func binaryFramesAreReportedNotDecoded() async throws {
         let server = try TransportTestServer(.binary, extraArguments: ["--binary-size", "70000"])
         let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))

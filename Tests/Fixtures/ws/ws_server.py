@@ -8,10 +8,13 @@ Binds to a loopback address on an ephemeral port and prints one JSON line,
   drop          right after the upgrade, drop the TCP connection without a close frame
   never-upgrade accept TCP and read, but never answer the HTTP upgrade
   binary        send one binary frame of --binary-size bytes, then the text "done", then echo
+  request       send {"host": <Host header>, "path": <request path>} as text, then echo
+  reject        answer the upgrade with HTTP 403
 With --cert/--key it serves wss:// (TLS).
 """
 import argparse
 import asyncio
+import http
 import json
 import signal
 import ssl
@@ -23,7 +26,7 @@ import websockets
 def parse_args():
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", default="echo",
-                        choices=["echo", "close", "drop", "never-upgrade", "binary"])
+                        choices=["echo", "close", "drop", "never-upgrade", "binary", "request", "reject"])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--cert")
     parser.add_argument("--key")
@@ -44,6 +47,10 @@ def make_handler(args):
             await websocket.close(code=args.close_code, reason=args.close_reason)
         elif args.mode == "drop":
             websocket.transport.abort()
+        elif args.mode == "request":
+            await websocket.send(json.dumps({"host": websocket.request_headers.get("Host"),
+                                             "path": websocket.path}))
+            await echo(websocket)
         elif args.mode == "binary":
             await websocket.send(bytes(args.binary_size))
             await websocket.send("done")
@@ -76,8 +83,13 @@ async def main():
     if args.mode == "never-upgrade":
         server = await asyncio.start_server(silent_tcp, args.host, 0, ssl=tls)
     else:
+        async def process_request(path, headers):
+            if args.mode == "reject":
+                return http.HTTPStatus.FORBIDDEN, [], b"forbidden\n"
+            return None
         server = await websockets.serve(make_handler(args), args.host, 0, ssl=tls,
-                                        compression=None, max_size=None)
+                                        compression=None, max_size=None,
+                                        process_request=process_request)
     port = server.sockets[0].getsockname()[1]
     print(json.dumps({"port": port}), flush=True)
     await asyncio.Future()
