@@ -6,7 +6,7 @@ import Testing
 /// Connection lifetimes: churn, abort, early close, release mid-flight, loop shutdown.
 @Suite struct TransportLifecycleTests {
     @Test func fiftyConnectCloseCyclesLeaveNothingBehind() async throws {
-        let server = try TransportTestServer(.echo)
+        let server = try await TransportTestServer.start(.echo)
         let cores = WeakCores()
         for cycle in 0..<50 {
             let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func manyConnectionsAtOnce() async throws {
-        let server = try TransportTestServer(.echo)
+        let server = try await TransportTestServer.start(.echo)
         let connections = (0..<20).map { _ in WebSocketConnection(options: WebSocketOptions(url: server.url())) }
         let recorders = connections.map(EventRecorder.init)
         for (index, connection) in connections.enumerated() {
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func abortDropsAnOpenConnectionWithoutCloseFrame() async throws {
-        let server = try TransportTestServer(.echo)
+        let server = try await TransportTestServer.start(.echo)
         let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
         #expect(await recorder.waitOpened())
         connection.abort()
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func abortWhileConnectingCancels() async throws {
-        let server = try TransportTestServer(.neverUpgrade)
+        let server = try await TransportTestServer.start(.neverUpgrade)
         let (connection, recorder) = startConnection(WebSocketOptions(url: server.url(), connectTimeout: 30))
         try await Task.sleep(nanoseconds: 100_000_000)
         connection.abort()
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func sendAfterCloseIsDroppedSilently() async throws {
-        let server = try TransportTestServer(.echo)
+        let server = try await TransportTestServer.start(.echo)
         let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
         connection.send("before")
         #expect(await recorder.waitOpened())
@@ -82,8 +82,17 @@ import Testing
         connection.send("after the end")
     }
 
+    @Test func closeCompletesWhenThePeerNeverAnswers() async throws {
+        let server = try await TransportTestServer.start(.deaf)
+        let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
+        #expect(await recorder.waitOpened())
+        connection.close(code: 4002, reason: "leaving")
+        #expect(await recorder.waitTerminal(timeout: 30) == .closed(code: 4002, reason: "leaving"))
+        #expect(!hasEstablishedConnection(toPort: server.port))
+    }
+
     @Test func unsendableCloseCodesBecome1000() async throws {
-        let server = try TransportTestServer(.echo)
+        let server = try await TransportTestServer.start(.echo)
         let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
         #expect(await recorder.waitOpened())
         connection.close(code: 1006, reason: String(repeating: "é", count: 100))
@@ -93,7 +102,7 @@ import Testing
     }
 
     @Test func releasingTheConnectionMidFlightIsSafe() async throws {
-        let server = try TransportTestServer(.close)
+        let server = try await TransportTestServer.start(.close)
         var recorder: EventRecorder?
         do {
             let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
@@ -103,7 +112,7 @@ import Testing
         #expect(await recorder?.waitTerminal() == .closed(code: 4001, reason: "bye"))
 
         // Released while still resolving / connecting / open: nothing may crash.
-        let echo = try TransportTestServer(.echo)
+        let echo = try await TransportTestServer.start(.echo)
         let cores = WeakCores()
         for index in 0..<20 {
             let connection = WebSocketConnection(options: WebSocketOptions(url: echo.url(host: index.isMultiple(of: 2) ? "localhost" : "127.0.0.1")))
@@ -120,7 +129,7 @@ import Testing
     }
 
     @Test func cancellingTheEventConsumerClosesWith1001() async throws {
-        let server = try TransportTestServer(.echo)
+        let server = try await TransportTestServer.start(.echo)
         let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
         let opened = Locked(false)
         let consumer = Task {
@@ -140,7 +149,7 @@ import Testing
     }
 
     @Test func stoppingAPrivateLoopEndsItsConnections() async throws {
-        let server = try TransportTestServer(.echo)
+        let server = try await TransportTestServer.start(.echo)
         let loop = MainLoop(name: "test-transport-loop")
         let (_, recorder) = startConnection(WebSocketOptions(url: server.url()), loop: loop)
         #expect(await recorder.waitOpened())

@@ -25,7 +25,7 @@ import WCSSession
         Log.configure(minimumLevel: .debug) { level, subsystem, message in lines.add((level, subsystem, message)) }
         defer { Log.configure(minimumLevel: .info, handler: nil) }
         let certificates = try TestCertificates.shared()
-        let server = try TransportTestServer(.echo, certificate: certificates.wrongNameCertificate, key: certificates.wrongNameKey)
+        let server = try await TransportTestServer.start(.echo, certificate: certificates.wrongNameCertificate, key: certificates.wrongNameKey)
 
         let (_, untrustedEvents) = startConnection(WebSocketOptions(url: server.url(secure: true)))
         #expect(await untrustedEvents.waitTerminal()?.failure?.kind == .tls)

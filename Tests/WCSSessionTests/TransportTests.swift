@@ -6,7 +6,7 @@ import Testing
 /// Plain ws:// behaviour against the Python fixture.
 @Suite struct TransportTests {
     @Test func echoesManyMessagesAndA200KBMessageInOrder() async throws {
-        let server = try TransportTestServer(.echo)
+        let server = try await TransportTestServer.start(.echo)
         let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
         // Queued before the connection opens; must go out in order.
         let messages = (0..<100).map { "message-\($0)" }
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func sendsFromEightThreadsKeepPerThreadOrder() async throws {
-        let server = try TransportTestServer(.echo)
+        let server = try await TransportTestServer.start(.echo)
         let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
         #expect(await recorder.waitOpened())
         let threads = (0..<8).map { index in
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func ipv6LiteralWorks() async throws {
-        let server = try TransportTestServer(.echo, host: "::1")
+        let server = try await TransportTestServer.start(.echo, host: "::1")
         let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
         connection.send("over ipv6")
         #expect(await recorder.wait { _ in recorder.texts == ["over ipv6"] })
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func hostNameIsResolvedOffTheLoop() async throws {
-        let server = try TransportTestServer(.echo)
+        let server = try await TransportTestServer.start(.echo)
         let (connection, recorder) = startConnection(WebSocketOptions(url: server.url(host: "localhost", path: "/some/path?x=1")))
         connection.send("via localhost")
         #expect(await recorder.wait { _ in recorder.texts == ["via localhost"] })
@@ -63,7 +63,7 @@ import Testing
 
     @Test(arguments: [("127.0.0.1", "localhost", "/"), ("127.0.0.1", "127.0.0.1", "/wcs?x=1&y=%20"), ("::1", "::1", "/v6")])
     func hostHeaderAndPathFollowTheURL(bind: String, urlHost: String, path: String) async throws {
-        let server = try TransportTestServer(.request, host: bind)
+        let server = try await TransportTestServer.start(.request, host: bind)
         let (connection, recorder) = startConnection(WebSocketOptions(url: server.url(host: urlHost, path: path)))
         #expect(await recorder.wait { _ in !recorder.texts.isEmpty })
         let expectedHost = urlHost.contains(":") ? "[\(urlHost)]:\(server.port)" : "\(urlHost):\(server.port)"
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func refusedUpgradeFailsWithHandshake() async throws {
-        let server = try TransportTestServer(.reject)
+        let server = try await TransportTestServer.start(.reject)
         let (_, recorder) = startConnection(WebSocketOptions(url: server.url()))
         let failure = await recorder.waitTerminal()?.failure
         #expect(failure?.kind == .handshake, "\(String(describing: failure))")
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func binaryFramesAreReportedNotDecoded() async throws {
-        let server = try TransportTestServer(.binary, extraArguments: ["--binary-size", "70000"])
+        let server = try await TransportTestServer.start(.binary, extraArguments: ["--binary-size", "70000"])
         let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
         #expect(await recorder.wait { $0.contains(.text("done")) || $0.contains(where: \.isTerminal) })
         #expect(recorder.events.prefix(3) == [.opened, .binary(byteCount: 70000), .text("done")])
@@ -91,14 +91,14 @@ import Testing
     }
 
     @Test func serverCloseCodeIsReported() async throws {
-        let server = try TransportTestServer(.close, extraArguments: ["--close-code", "4001", "--close-reason", "bye"])
+        let server = try await TransportTestServer.start(.close, extraArguments: ["--close-code", "4001", "--close-reason", "bye"])
         let (_, recorder) = startConnection(WebSocketOptions(url: server.url()))
         #expect(await recorder.waitTerminal() == .closed(code: 4001, reason: "bye"))
         #expect(recorder.events == [.opened, .closed(code: 4001, reason: "bye")])
     }
 
     @Test func serverDropWithoutCloseIs1006() async throws {
-        let server = try TransportTestServer(.drop)
+        let server = try await TransportTestServer.start(.drop)
         let (_, recorder) = startConnection(WebSocketOptions(url: server.url()))
         let terminal = await recorder.waitTerminal()
         #expect(recorder.events.first == .opened)
@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func serverThatNeverUpgradesTimesOutAndTheSocketIsClosed() async throws {
-        let server = try TransportTestServer(.neverUpgrade)
+        let server = try await TransportTestServer.start(.neverUpgrade)
         let (_, recorder) = startConnection(WebSocketOptions(url: server.url(), connectTimeout: 0.5))
         let failure = await recorder.waitTerminal()?.failure
         #expect(failure?.kind == .timeout)

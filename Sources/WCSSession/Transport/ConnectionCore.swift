@@ -10,7 +10,7 @@ import MainLoop
 /// with a dangling user-data pointer.
 final class ConnectionCore: @unchecked Sendable {
     private enum Phase {
-        case idle, resolving, connecting, open, closing, finished
+        case idle, preparingTLS, resolving, connecting, open, closing, finished
     }
 
     let options: WebSocketOptions
@@ -19,6 +19,8 @@ final class ConnectionCore: @unchecked Sendable {
     private let continuation: AsyncStream<WebSocketEvent>.Continuation
     private let startLock = NSLock()
     private var startRequested = false
+    private var connectCalledAt: DispatchTime?
+    private var connectToOpen: Double?
 
     // Loop-confined state.
     private var phase = Phase.idle
@@ -31,7 +33,10 @@ final class ConnectionCore: @unchecked Sendable {
     private var wsi: OpaquePointer?
     private var holdsWsiRetain = false
     private var wsiDestroyCount = 0
+    /// Counts lws connection attempts, so a deferred kill never hits a later wsi.
+    private var wsiGeneration = 0
     private var connectTimer: LoopTimer?
+    private var closeTimer: LoopTimer?
     private var startedAt = DispatchTime.now()
     private var sawTCPConnect = false
     private var lastConnectError: String?
@@ -48,12 +53,19 @@ final class ConnectionCore: @unchecked Sendable {
         self.continuation = continuation
     }
 
+    /// Milliseconds from `connect()` to the upgrade completing on the loop (for benchmarks).
+    var connectToOpenMilliseconds: Double? {
+        startLock.lock(); defer { startLock.unlock() }
+        return connectToOpen
+    }
+
     // MARK: - Requests from any thread
 
     func connect() {
         startLock.lock()
         let first = !startRequested
         startRequested = true
+        if first { connectCalledAt = DispatchTime.now() }
         startLock.unlock()
         guard first else {
             Log.warning("transport", "connect() called more than once; ignored")
@@ -110,7 +122,6 @@ final class ConnectionCore: @unchecked Sendable {
 
         do {
             let context = try LWSClientContext.obtain(loop: loop)
-            vhost = try context.vhost(for: TLSTrust.forConnection(secure: endpoint.secure, options: options))
             self.context = context
             context.register(self)
             requests.context = context
@@ -119,11 +130,40 @@ final class ConnectionCore: @unchecked Sendable {
         } catch {
             return finish(.failed(WebSocketError(kind: .other, message: "\(error)")))
         }
-        if endpoint.secure && options.allowInsecureTLS {
-            Log.warning("transport", "TLS certificate verification is disabled for \(endpoint.displayName) (allowInsecureTLS)")
-        }
         if serviceRequests(insideCallback: false) { return }
 
+        guard let trust = TLSTrust.forConnection(secure: endpoint.secure, options: options) else {
+            vhost = context?.plainClientVhost
+            return resolveAndConnect()
+        }
+        if options.allowInsecureTLS {
+            Log.warning("transport", "TLS certificate verification is disabled for \(endpoint.displayName) (allowInsecureTLS)")
+        }
+        if let sslContext = ClientTLSContexts.shared.cached(trust) {
+            return tlsReady(trust, .success(sslContext))
+        }
+        phase = .preparingTLS
+        ClientTLSContexts.shared.obtain(trust) { [self] result in
+            loop.post { [self] in tlsReady(trust, result) }
+        }
+    }
+
+    /// The client SSL_CTX is built (off the loop): set up the vhost and go on.
+    private func tlsReady(_ trust: TLSTrust, _ result: Result<SSLContextHandle, WebSocketError>) {
+        guard phase == .connecting || phase == .preparingTLS, let context else { return }
+        do {
+            vhost = try context.vhost(for: trust, sslContext: result.get())
+        } catch let error as WebSocketError {
+            return finish(.failed(error))
+        } catch {
+            return finish(.failed(WebSocketError(kind: .tls, message: "\(error)")))
+        }
+        phase = .connecting
+        resolveAndConnect()
+    }
+
+    private func resolveAndConnect() {
+        guard let endpoint else { return }
         if endpoint.hostKind == .name {
             phase = .resolving
             HostResolver.resolve(endpoint.host) { [self] result in
@@ -156,6 +196,7 @@ final class ConnectionCore: @unchecked Sendable {
         }
         currentAddress = addresses[nextAddress]
         nextAddress += 1
+        wsiGeneration += 1
         sawTCPConnect = false
         verifyFailure = nil
 
@@ -236,11 +277,24 @@ final class ConnectionCore: @unchecked Sendable {
     }
 
     /// Drops the wsi without a close frame. The terminal event goes out on WSI_DESTROY.
+    ///
+    /// The kill is always synchronous and outside lws callbacks: from inside one it is posted
+    /// to the loop. (lws's own deferred kill, LWS_TO_KILL_ASYNC, waits for lws's GLib idle
+    /// source, which was seen to starve for many seconds under load.)
     private func kill(insideCallback: Bool) {
-        guard let wsi, !killIssued else { return }
+        guard wsi != nil, !killIssued else { return }
         killIssued = true
-        // Inside a callback lws must not free the wsi under its own feet: kill on its next turn.
-        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, insideCallback ? LWS_TO_KILL_ASYNC : LWS_TO_KILL_SYNC)
+        guard !insideCallback else {
+            let generation = wsiGeneration
+            loop.post { [self] in killNow(generation: generation) }
+            return
+        }
+        killNow(generation: wsiGeneration)
+    }
+
+    private func killNow(generation: Int) {
+        guard generation == wsiGeneration, let wsi else { return } // that wsi is already gone
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC)
     }
 
     private func connectTimedOut(after seconds: Double) {
@@ -282,7 +336,7 @@ final class ConnectionCore: @unchecked Sendable {
         if let verifyFailure {
             pendingTerminal = .failed(WebSocketError(kind: .tls, message: "TLS certificate verify failed: \(verifyFailure) (server \(endpoint.displayName))"))
         } else if Self.looksLikeTLS(text) && endpoint.secure {
-            pendingTerminal = .failed(WebSocketError(kind: .tls, message: "TLS handshake with \(endpoint.displayName) failed: \(text)"))
+            pendingTerminal = .failed(WebSocketError(kind: .tls, message: "TLS handshake with \(endpoint.displayName) failed (lws: \(text))"))
         } else if sawTCPConnect {
             pendingTerminal = .failed(WebSocketError(kind: .handshake, message: "WebSocket upgrade with \(endpoint.displayName) failed: \(text.isEmpty ? "no details" : text)"))
         }
@@ -303,7 +357,11 @@ final class ConnectionCore: @unchecked Sendable {
         phase = .open
         connectTimer?.cancel()
         connectTimer = nil
-        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1e6
+        let now = DispatchTime.now().uptimeNanoseconds
+        startLock.lock()
+        if let connectCalledAt { connectToOpen = Double(now - connectCalledAt.uptimeNanoseconds) / 1e6 }
+        startLock.unlock()
+        let milliseconds = Double(now - startedAt.uptimeNanoseconds) / 1e6
         Log.debug("transport", "WebSocket to \(endpoint?.displayName ?? "?") open after \(Self.format(milliseconds)) ms")
         continuation.yield(.opened)
         serviceRequests(insideCallback: true) // flushes messages queued before the open
@@ -344,10 +402,16 @@ final class ConnectionCore: @unchecked Sendable {
         return 0
     }
 
-    /// Sends a close frame (lws does it when the callback returns -1) and waits for the peer.
+    /// Sends a close frame (lws does it when the callback returns -1) and waits for the peer,
+    /// at most `closeGraceSeconds`, then drops the socket.
     private func closeNow(_ callbackWsi: OpaquePointer, _ request: CloseFrame) -> Int32 {
         sentClose = request
         phase = .closing
+        closeTimer = loop.schedule(after: Self.closeGraceSeconds) { [self] in
+            guard phase == .closing, wsi != nil else { return }
+            Log.debug("transport", "no close answer from \(endpoint?.displayName ?? "?") in time; dropping the socket")
+            kill(insideCallback: false)
+        }
         var reason = Array(request.reason.utf8)
         reason.withUnsafeMutableBufferPointer { buffer in
             lws_close_reason(callbackWsi, lws_close_status(rawValue: UInt32(request.code)), buffer.baseAddress, buffer.count)
@@ -421,6 +485,8 @@ final class ConnectionCore: @unchecked Sendable {
         phase = .finished
         connectTimer?.cancel()
         connectTimer = nil
+        closeTimer?.cancel()
+        closeTimer = nil
         requests.finish()
         context?.unregister(self)
         context = nil
@@ -435,6 +501,9 @@ final class ConnectionCore: @unchecked Sendable {
         let lowered = message.lowercased()
         return ["ssl", "tls", "certificate", "x509"].contains { lowered.contains($0) }
     }
+
+    /// How long a close handshake may take before the socket is dropped (lws waits ~5 s).
+    static let closeGraceSeconds = 7.0
 
     private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
 }

@@ -1,4 +1,3 @@
-import CSSL
 import CWebSockets
 import Foundation
 import MainLoop
@@ -24,8 +23,8 @@ struct TLSTrust: Hashable, Sendable {
 /// OpenSSL ex_data index lws uses to find the wsi of an SSL object, so creating another TLS
 /// context breaks certificate verification of handshakes already in flight (reproduced as
 /// sporadic TLS failures). The context is therefore created without that option (the index
-/// stays at OpenSSL's reserved app-data slot 0) and each TLS configuration gets its own vhost,
-/// whose client SSL_CTX lws builds when the vhost is created with the option set.
+/// stays at OpenSSL's reserved app-data slot 0) and each TLS configuration gets its own vhost
+/// around a client SSL_CTX that `ClientTLSContexts` built off the loop thread.
 ///
 /// Created, used and destroyed on the loop thread only; other threads may only call
 /// `cancelService()`. The context and its vhosts are cached until the loop stops.
@@ -107,55 +106,32 @@ final class LWSClientContext: @unchecked Sendable {
         return box
     }
 
-    /// The vhost for `trust` (nil: plain ws://), creating its client SSL_CTX on first use.
-    /// Loading the system CA store makes the first TLS vhost cost ~30-150 ms.
-    func vhost(for trust: TLSTrust?) throws -> OpaquePointer? {
-        guard let trust else { return plainVhost }
+    /// The vhost of connections without TLS.
+    var plainClientVhost: OpaquePointer? { plainVhost }
+
+    /// The vhost of `trust`, created on first use around `sslContext` (built off the loop by
+    /// `ClientTLSContexts`); creating it is cheap.
+    func vhost(for trust: TLSTrust, sslContext: SSLContextHandle) throws -> OpaquePointer {
         if let existing = tlsVhosts[trust] { return existing }
         guard let handle else {
             throw WebSocketError(kind: .other, message: "the libwebsockets context is already destroyed")
         }
-        if let caFile = trust.caFile { try Self.validateCAFile(caFile) }
-
         let name = strdup("tls-\(tlsVhosts.count)")!
         vhostNames.append(name) // lws keeps the name pointer
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
         info.protocols = UnsafePointer(protocols)
         info.vhost_name = UnsafePointer(name)
-        var options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT // builds this vhost's client SSL_CTX
-        if trust.caFile != nil { options |= LWS_SERVER_OPTION_DISABLE_OS_CA_CERTS }
-        info.options = UInt64(options)
+        // Needed for lws to take the client SSL_CTX at all; on a vhost it does not redo the
+        // global init (see the type's doc).
+        info.options = UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT)
+        info.provided_client_ssl_ctx = sslContext.pointer
         info.connect_timeout_secs = 300
-
-        let started = DispatchTime.now()
-        let vhost: OpaquePointer? = withOptionalCString(trust.caFile) { caPath in
-            info.client_ssl_ca_filepath = caPath
-            return lws_create_vhost(handle, &info)
-        }
-        guard let vhost else {
-            throw WebSocketError(kind: .tls, message: "could not set up client TLS (CAs: \(trust.caFile ?? "system"); see the lws log)")
+        guard let vhost = lws_create_vhost(handle, &info) else {
+            throw WebSocketError(kind: .tls, message: "could not set up a TLS client vhost (see the lws log)")
         }
         tlsVhosts[trust] = vhost
-        Log.debug("transport", "TLS client vhost created in \(Self.formatMilliseconds(since: started)) ms "
-                  + "(CAs: \(trust.caFile ?? "system"), insecure: \(trust.insecure))")
         return vhost
-    }
-
-    /// Fails early, with a clear message, when the CA bundle cannot be used.
-    private static func validateCAFile(_ path: String) throws {
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw WebSocketError(kind: .tls, message: "CA file '\(path)' does not exist or is not readable")
-        }
-        guard let sslContext = SSL_CTX_new(TLS_client_method()) else {
-            throw WebSocketError(kind: .tls, message: "could not create an OpenSSL context to check '\(path)'")
-        }
-        defer { SSL_CTX_free(sslContext) }
-        ERR_clear_error()
-        guard SSL_CTX_load_verify_locations(sslContext, path, nil) == 1 else {
-            ERR_clear_error()
-            throw WebSocketError(kind: .tls, message: "CA file '\(path)' holds no usable PEM certificate")
-        }
     }
 
     private static func formatMilliseconds(since start: DispatchTime) -> String {

@@ -10,10 +10,13 @@ Binds to a loopback address on an ephemeral port and prints one JSON line,
   binary        send one binary frame of --binary-size bytes, then the text "done", then echo
   request       send {"host": <Host header>, "path": <request path>} as text, then echo
   reject        answer the upgrade with HTTP 403
+  deaf          complete the upgrade by hand, then ignore everything (never answers a close)
 With --cert/--key it serves wss:// (TLS).
 """
 import argparse
 import asyncio
+import base64
+import hashlib
 import http
 import json
 import signal
@@ -26,7 +29,8 @@ import websockets
 def parse_args():
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", default="echo",
-                        choices=["echo", "close", "drop", "never-upgrade", "binary", "request", "reject"])
+                        choices=["echo", "close", "drop", "never-upgrade", "binary", "request", "reject",
+                                 "deaf"])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--cert")
     parser.add_argument("--key")
@@ -72,6 +76,18 @@ async def silent_tcp(reader, writer):
         writer.close()
 
 
+async def deaf(reader, writer):
+    # A minimal RFC 6455 upgrade, then silence: frames (a close included) are read and dropped.
+    request = await reader.readuntil(b"\r\n\r\n")
+    key = next(line.split(b":", 1)[1].strip() for line in request.split(b"\r\n")
+               if line.lower().startswith(b"sec-websocket-key:"))
+    accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+    writer.write(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+                 b"Connection: Upgrade\r\nSec-WebSocket-Accept: " + accept + b"\r\n\r\n")
+    await writer.drain()
+    await silent_tcp(reader, writer)
+
+
 async def main():
     args = parse_args()
     if args.host not in ("127.0.0.1", "::1", "localhost"):
@@ -80,8 +96,9 @@ async def main():
     if args.cert:
         tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         tls.load_cert_chain(args.cert, args.key)
-    if args.mode == "never-upgrade":
-        server = await asyncio.start_server(silent_tcp, args.host, 0, ssl=tls)
+    if args.mode in ("never-upgrade", "deaf"):
+        handler = silent_tcp if args.mode == "never-upgrade" else deaf
+        server = await asyncio.start_server(handler, args.host, 0, ssl=tls)
     else:
         async def process_request(path, headers):
             if args.mode == "reject":
