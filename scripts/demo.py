@@ -1,11 +1,16 @@
 #!/usr/bin/python3
 """make demo: the main job of wcs-agent on the WCS emulator, end to end.
 
-Starts the emulator (a WCS look-alike with a simulated SIP side) and `wcs-agent run` with a
-temporary state dir, lets the agent log in, puts it to sleep (the server keeps the session), has
-the emulator ring it: the push wakes the agent (`wcs-agent reconnect`), it resumes the SAME server
-session by token and the ringing call reaches it. Prints a summary with the measured latencies.
+Starts the emulator (a WCS look-alike with a simulated SIP side and a real WebRTC leg, aiortc) and
+`wcs-agent run` with a temporary state dir, lets the agent log in, puts it to sleep (the server keeps
+the session), has the emulator ring it: the push wakes the agent (`wcs-agent reconnect`), it resumes
+the SAME server session by token, answers with its greeting (a 660 Hz tone), records the caller
+(a 440 Hz tone) for three seconds and the caller hangs up. Prints a summary: wake and answer
+latencies, seconds of audio each way with a level and frequency check, the recordings, the call.
 """
+import array
+import math
+import wave
 import json
 import os
 import shutil
@@ -41,6 +46,19 @@ def wait(what, predicate, timeout=20.0):
     raise SystemExit(f"demo: timed out waiting for {what}")
 
 
+def analyse(path):
+    """Seconds, RMS dBFS and dominant frequency (zero crossings) of a 16-bit mono WAV."""
+    with wave.open(path) as w:
+        rate, frames = w.getframerate(), w.readframes(w.getnframes())
+    samples = array.array("h", frames)
+    body = samples[int(rate * 0.3):]
+    if not body:
+        return 0.0, -120.0, 0.0
+    rms = math.sqrt(sum(v * v for v in body) / len(body))
+    crossings = sum(1 for a, b in zip(body, body[1:]) if a < 0 <= b)
+    return len(samples) / rate, 20 * math.log10(max(rms, 1e-9) / 32768), crossings * rate / len(body)
+
+
 def main():
     agent_bin = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/wcs-agent")
     work = tempfile.mkdtemp(prefix="wcs-demo-")
@@ -54,7 +72,8 @@ def main():
     procs = []
     try:
         emu = subprocess.Popen([PY, os.path.join(ROOT, "Tests/Emulator/wcs_emulator.py"), "--users-file", users,
-                                "--media", "fixed", "--push-command", f"{agent_bin} reconnect --socket {sock}"],
+                                "--media-source", "tone:440", "--record-dir", os.path.join(work, "emulator-recordings"),
+                                "--push-command", f"{agent_bin} reconnect --socket {sock}"],
                                stdout=subprocess.PIPE, stderr=open(os.path.join(work, "emulator.log"), "w"), text=True)
         procs.append(emu)
         ready = json.loads(emu.stdout.readline())
@@ -62,7 +81,10 @@ def main():
         print(f"emulator     {url} (control 127.0.0.1:{cport})")
 
         agent = subprocess.Popen([agent_bin, "run", "--server", url, "--sip-login", "1001", "--sip-password-file", pwfile,
-                                  "--state-dir", state, "--socket", sock, "--log-level", "info"],
+                                  "--state-dir", state, "--socket", sock, "--log-level", "info",
+                                  "--answer", "auto", "--audio-source", "tone:660",
+                                  "--audio-sink", "record:" + os.path.join(work, "recordings"),
+                                  "--media-address", "127.0.0.1"],
                                  stderr=open(os.path.join(work, "agent.log"), "w"))
         procs.append(agent)
 
@@ -84,30 +106,54 @@ def main():
         procs.append(events)
         time.sleep(0.2)
         t_ring = time.monotonic()
-        ring = control(cport, "POST", "/ring", {"login": "1001", "caller": "2000", "display_name": "Front door"})
+        ring = control(cport, "POST", "/ring", {"login": "1001", "caller": "2000", "display_name": "Front door",
+                                                "source": "tone:440"})
         print(f"SIP side     INVITE from Front door <2000>: call {ring['callId']} (push sent: {ring.get('pushed')})")
-        resumed_ms = incoming_ms = None
-        while incoming_ms is None:
+        times = {}
+        while "first_audio" not in times:
             event = json.loads(events.stdout.readline())
             now = (time.monotonic() - t_ring) * 1000
-            if event["type"] == "resumed" and resumed_ms is None:
-                resumed_ms = now
-            if event["type"] == "incoming_call" and event["call_id"] == ring["callId"]:
-                incoming_ms = now
+            kind = event["type"]
+            if kind == "resumed":
+                times.setdefault("resumed", now)
+            elif kind == "incoming_call" and event["call_id"] == ring["callId"]:
+                times.setdefault("incoming", now)
+                print(f"agent        incoming call from {event.get('display_name')} <{event.get('caller')}>, answering")
+            elif kind == "media" and event.get("step") == "first_audio":
+                times["first_audio"] = now
+                times["answer_to_audio"] = event.get("latency_ms")
+            elif kind == "media_failed":
+                raise SystemExit(f"demo: media failed: {event}")
         same = status()["session_id"] == session_id
-        print(f"agent        woke by push, resumed by token in {resumed_ms:.1f} ms (same server session: {same})")
-        print(f"agent        incoming call {ring['callId']} from {event.get('display_name')} <{event.get('caller')}> "
-              f"{incoming_ms:.1f} ms after the INVITE")
+        print(f"agent        resumed by token {times['resumed']:.1f} ms after the INVITE (same server session: {same})")
+        print(f"media        first caller audio decoded {times['first_audio']:.1f} ms after the INVITE; talking 3 s")
+        time.sleep(3)
         control(cport, "POST", "/hangup", {"callId": ring["callId"]})
+        record = None
+        while record is None:
+            event = json.loads(events.stdout.readline())
+            if event["type"] == "call_ended" and event["call_id"] == ring["callId"]:
+                record = event
+        theirs = control(cport, "GET", f"/calls?callId={ring['callId']}")[0]["media"]
+        mine_s, mine_db, mine_hz = analyse(record["recording"])
+        theirs_s, theirs_db, theirs_hz = analyse(theirs["recording"])
+        stats = record.get("stats", {})
         print("\nsummary")
-        print(f"  login                {login_ms:8.1f} ms")
-        print(f"  INVITE -> resumed    {resumed_ms:8.1f} ms  (push -> wcs-agent reconnect -> token resume)")
-        print(f"  INVITE -> ringing    {incoming_ms:8.1f} ms")
-        print(f"  same session         {same}")
-        print(f"  pushes sent          {len(control(cport, 'GET', '/pushes'))}")
-        print(f"  logs                 {work}/agent.log, {work}/emulator.log")
-        if not same:
-            raise SystemExit("demo: the agent did not come back to the same session")
+        print(f"  INVITE -> resumed by token         {times['resumed']:8.1f} ms  (push -> wcs-agent reconnect)")
+        print(f"  INVITE -> ringing at the agent     {times['incoming']:8.1f} ms")
+        print(f"  answer -> first caller frame       {times['answer_to_audio']:8} ms")
+        print(f"  INVITE -> first caller frame       {times['first_audio']:8.1f} ms")
+        print(f"  caller -> agent audio              {mine_s:8.1f} s  {mine_db:6.1f} dBFS  {mine_hz:6.1f} Hz (caller sent 440 Hz)")
+        print(f"  agent -> caller audio              {theirs_s:8.1f} s  {theirs_db:6.1f} dBFS  {theirs_hz:6.1f} Hz (agent sent 660 Hz)")
+        print(f"  agent's recording                  {record['recording']}")
+        print(f"  caller's recording                 {theirs['recording']}")
+        print(f"  call record                        {json.dumps(record, sort_keys=True)}")
+        print(f"  logs                               {work}/agent.log, {work}/emulator.log")
+        ok = (same and mine_s >= 2 and theirs_s >= 2 and mine_db > -30 and theirs_db > -30
+              and abs(mine_hz - 440) < 10 and abs(theirs_hz - 660) < 10)
+        print(f"  level check                        {'PASS' if ok else 'FAIL'}")
+        if not ok:
+            raise SystemExit(1)
     finally:
         for p in reversed(procs):
             if p.poll() is None:

@@ -6,13 +6,39 @@ import WCSSession
 
 /// The agent answers and places calls with real WebRTC audio against the emulator's aiortc leg.
 @Suite(.serialized) struct AgentAudioTests {
-    /// Tone analysis of a recording: duration, dominant frequency and RMS level.
-    static func analyse(_ path: String) throws -> (seconds: Double, frequency: Double?, rmsDBFS: Double) {
+    /// Tone analysis of a recording: duration, dominant frequency, RMS level and SNR.
+    static func analyse(_ path: String) throws -> (seconds: Double, frequency: Double?, rmsDBFS: Double, snrDB: Double) {
         let samples = try WAVReader.read48kMono(path: path)
         // Skip the first 300 ms (jitter buffer start, codec warm-up).
         let body = Array(samples.dropFirst(min(samples.count, 14_400)))
         let levels = body.withUnsafeBufferPointer { AudioLevels.measure($0, sampleRate: 48_000) }
-        return (Double(samples.count) / 48_000, SpectrumAnalysis.dominantFrequency(body, sampleRate: 48_000), levels.rmsDBFS)
+        let frequency = SpectrumAnalysis.dominantFrequency(body, sampleRate: 48_000)
+        return (Double(samples.count) / 48_000, frequency, levels.rmsDBFS, snr(body, frequency: frequency ?? 0))
+    }
+
+    /// Median over 100 ms windows of the power of the best-fitting sinusoid at `frequency` against
+    /// the power of what is left (noise, distortion, concealment): a tone SNR in dB.
+    static func snr(_ x: [Int16], frequency: Double) -> Double {
+        let window = 4800
+        guard frequency > 0, x.count >= window else { return 0 }
+        var ratios: [Double] = []
+        var start = 0
+        while start + window <= x.count {
+            var c = 0.0, s = 0.0, total = 0.0
+            for i in 0..<window {
+                let v = Double(x[start + i])
+                let phase = 2 * Double.pi * frequency * Double(i) / 48_000
+                c += v * cos(phase)
+                s += v * sin(phase)
+                total += v * v
+            }
+            let a = 2 * c / Double(window), b = 2 * s / Double(window)
+            let tone = (a * a + b * b) / 2 * Double(window)
+            let rest = max(total - tone, 1e-9)
+            ratios.append(10 * log10(tone / rest))
+            start += window
+        }
+        return ratios.sorted()[ratios.count / 2]
     }
 
     static func audioFlags(_ h: AgentHarness, answer: String = "auto") -> [String] {
@@ -42,11 +68,14 @@ import WCSSession
             #expect(mine.seconds >= 2.0)
             #expect(abs((mine.frequency ?? 0) - 440) < 5, "the agent recorded the caller's 440 Hz: \(mine)")
             #expect(mine.rmsDBFS > -30, "recording level: \(mine)")
+            #expect(mine.snrDB > 20, "recording SNR: \(mine)")
             let theirPath = try #require(try h.emulator.control.call(ring.callId)?.media?.recording)
             let theirs = try Self.analyse(theirPath)
             #expect(theirs.seconds >= 2.0)
             #expect(abs((theirs.frequency ?? 0) - 880) < 5, "the caller heard the agent's 880 Hz: \(theirs)")
             #expect(theirs.rmsDBFS > -30)
+            #expect(theirs.snrDB > 20, "the caller's recording SNR: \(theirs)")
+            print("agent audio test: agent recorded \(mine), caller recorded \(theirs)")
         }
     }
 
