@@ -174,6 +174,12 @@ actor CallManager {
             let parts = stun.split(separator: ":")
             ice.stunServer = ICEServerAddress(host: String(parts[0]), port: parts.count > 1 ? UInt16(parts[1]) ?? 3478 : 3478)
         }
+        if let turn = config.turnServer, let user = config.turnUser, let password = config.turnPassword {
+            let parts = turn.split(separator: ":")
+            ice.turnServers = [TURNServer(host: String(parts[0]), port: parts.count > 1 ? UInt16(parts[1]) ?? 3478 : 3478,
+                                          username: user, password: password,
+                                          transport: TURNServer.Transport(rawValue: config.turnTransport) ?? .udp)]
+        }
         var media = CallMediaConfiguration(ice: ice)
         media.includeCandidates = config.includeCandidates
         media.codecs = config.codecs.compactMap { AudioCodecKind(rawValue: $0) }

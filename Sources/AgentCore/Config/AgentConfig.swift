@@ -62,6 +62,14 @@ public struct AgentConfig: Sendable, Equatable {
     public var mediaAddresses: [String] = []
     /// STUN server `host:port` (`[media] stun`).
     public var stunServer: String?
+    /// TURN server `host:port` (`[media] turn`), with `turnUser` and the password from `turnPasswordFile`.
+    public var turnServer: String?
+    /// TURN user name (`[media] turn_user`).
+    public var turnUser: String?
+    /// TURN password, read from `[media] turn_password_file`; never logged.
+    public var turnPassword: String?
+    /// TURN transport: udp, tcp or tls (`[media] turn_transport`).
+    public var turnTransport: String = "udp"
     /// Put our ICE candidates in the SDP (`[media] include_candidates`; WCS also learns them from checks).
     public var includeCandidates: Bool = true
     /// Codec preference (`[media] codecs`, e.g. `opus,pcmu,pcma`).

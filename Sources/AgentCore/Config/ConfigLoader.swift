@@ -24,7 +24,7 @@ public enum ConfigLoader {
         "sip": ["login", "auth_name", "password_file", "domain", "outbound_proxy", "port", "register"],
         "agent": ["state_dir", "socket", "socket_group", "log_level", "keepalive", "receive_probes", "probes_interval", "backoff_cap"],
         "audio": ["source", "sink", "answer"],
-        "media": ["addresses", "stun", "include_candidates", "codecs"],
+        "media": ["addresses", "stun", "turn", "turn_user", "turn_password_file", "turn_transport", "include_candidates", "codecs"],
     ]
 
     /// The name of the systemd credential holding the SIP password.
@@ -115,6 +115,15 @@ public enum ConfigLoader {
         let media = file.section("media")
         if let v = try media.nonEmptyString("addresses") { config.mediaAddresses = list(v) }
         if let v = try media.nonEmptyString("stun") { config.stunServer = v }
+        if let v = try media.nonEmptyString("turn") { config.turnServer = v }
+        if let v = try media.nonEmptyString("turn_user") { config.turnUser = v }
+        if let v = try media.path("turn_password_file") { config.turnPassword = try readSecret(path: v, what: "TURN password file") }
+        if let v = try media.nonEmptyString("turn_transport") {
+            guard ["udp", "tcp", "tls"].contains(v.lowercased()) else {
+                throw ConfigError("invalid turn_transport \"\(v)\" in [media]: expected udp, tcp or tls")
+            }
+            config.turnTransport = v.lowercased()
+        }
         if let v = try media.bool("include_candidates") { config.includeCandidates = v }
         if let v = try media.nonEmptyString("codecs") { config.codecs = list(v).map { $0.lowercased() } }
     }
@@ -217,6 +226,9 @@ public enum ConfigLoader {
               let host = URLComponents(string: config.server)?.host, !host.isEmpty
         else {
             throw ConfigError("invalid server URL \"\(config.server)\": expected ws://host[:port][/path] or wss://...")
+        }
+        if config.turnServer != nil && (config.turnUser == nil || config.turnPassword == nil) {
+            throw ConfigError("[media] turn needs turn_user and turn_password_file")
         }
         for codec in config.codecs where !["opus", "pcmu", "pcma"].contains(codec) {
             throw ConfigError("unknown codec \"\(codec)\" in [media] codecs: expected opus, pcmu or pcma")
