@@ -23,7 +23,7 @@ extension CallMediaTests {
             #expect(answererHeard.hasFrequency(440), "answerer heard \(answererHeard)")
             for heard in [offererHeard, answererHeard] {
                 #expect(heard.rmsDBFS > -15, "level \(heard)")
-                #expect(heard.snrDB > 15, "tone to noise \(heard)")
+                #expect(heard.cleanSNRDB > 20, "tone to noise \(heard)")
             }
 
             for (stats, peer) in [(offererStats, answererStats), (answererStats, offererStats)] {

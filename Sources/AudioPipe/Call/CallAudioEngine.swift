@@ -32,7 +32,7 @@ final class CallAudioEngine: @unchecked Sendable {
     }
 
     private let setup: Setup
-    private var thread: AudioTickThread?
+    private let thread = AudioTickThread(name: "wcs-audio")
 
     // Audio thread only.
     private var packetizer: RTPPacketizer
@@ -60,18 +60,16 @@ final class CallAudioEngine: @unchecked Sendable {
         rtcpScheduler = RTCPScheduler(minimumInterval: setup.rtcpMinimumInterval)
     }
 
-    /// Starts the audio thread (named `wcs-audio-<ssrc>`).
+    /// Starts the audio thread (named `wcs-audio`). Does nothing after `stop()`.
     func start() {
-        let thread = AudioTickThread(name: "wcs-audio") { [self] now, skipped in
+        thread.start { [self] now, skipped in
             tick(now: now, skipped: skipped)
         }
-        self.thread = thread
-        thread.start()
     }
 
     /// Stops the audio thread and waits for its current tick to finish. Idempotent.
     func stop() {
-        thread?.stop()
+        thread.stop()
     }
 
     // MARK: - Tick
