@@ -30,13 +30,15 @@ let package = Package(
         // The daemon's logic (config, token store, control socket, policy), testable as a library.
         .target(name: "AgentCore", dependencies: ["WCSSession", "AudioPipe"]),
         .executableTarget(name: "wcs-agent", dependencies: ["AgentCore"]),
+        // In-process media benchmarks for `make bench`.
+        .executableTarget(name: "wcs-bench", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-bench"),
 
         // Test support: starts the WCS emulator and talks to its control API.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MainLoopTests", dependencies: ["MainLoop"]),
         .testTarget(name: "WCSSessionTests", dependencies: ["WCSSession", "TestSupport"]),
         .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "TestSupport"]),
-        .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "TestSupport"]),
+        .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "AudioPipe", "TestSupport", "wcs-agent"]),
     ],
     swiftLanguageModes: [.v6]
 )

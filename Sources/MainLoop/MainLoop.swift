@@ -6,6 +6,7 @@ public struct MainLoopStoppedError: Error, Sendable, Equatable, CustomStringConv
     /// The name of the stopped loop.
     public let loopName: String
 
+    /// A one-line explanation naming the loop.
     public var description: String { "main loop '\(loopName)' is stopped" }
 }
 
@@ -123,11 +124,14 @@ public final class MainLoop: @unchecked Sendable {
     }
 
     /// Registers `handler` to run on the loop thread during `stop()`, before the loop quits.
-    /// Libraries use it to tear down C state bound to this loop. Ignored once stopping began.
-    public func addStopHandler(_ handler: @escaping @Sendable () -> Void) {
+    /// Libraries use it to tear down C state bound to this loop. Returns false (and drops the
+    /// handler) once stopping began: the caller must then tear down by itself.
+    @discardableResult
+    public func addStopHandler(_ handler: @escaping @Sendable () -> Void) -> Bool {
         lock.lock(); defer { lock.unlock() }
-        guard !stopping else { return }
+        guard !stopping else { return false }
         stopHandlers.append(handler)
+        return true
     }
 
     /// Runs the stop handlers on the loop, quits it and joins its thread. Work still queued is

@@ -28,7 +28,7 @@ import Testing
         #expect(connected["event"] as? String == "connected", "\(connected)")
         #expect(await ICETestSupport.wait { recorder.isReady }, "\(recorder.states)")
         print("ICE vs aioice (we \(weControl ? "controlling" : "controlled"), candidates \(giveCandidates)): "
-              + "ready after \(String(format: "%.1f ms", (ContinuousClock.now - started).seconds * 1000))")
+              + "ready after \(String(format: "%.1f ms", ICETestSupport.seconds(ContinuousClock.now - started) * 1000))")
         let aioiceSawUs = try #require(connected["remote"] as? [String: Any])
         #expect(aioiceSawUs["type"] as? String == (giveCandidates ? "host" : "prflx"))
         #expect(aioiceSawUs["host"] as? String == "127.0.0.1")

@@ -6,7 +6,7 @@ import Testing
 /// Closing, repeated creation, misuse and configuration errors.
 @Suite struct ICELifecycleTests {
     @Test func closeDuringCheckingStopsEveryCallback() async throws {
-        let silent = UDPTestSocket() // answers nothing, so the checks keep going
+        let silent = ICESilentUDPSocket() // answers nothing, so the checks keep going
         defer { silent.close() }
         let agent = try ICEAgent(configuration: ICETestSupport.configuration(controlling: false))
         let recorder = ICERecorder()
@@ -27,13 +27,19 @@ import Testing
         #expect(throws: ICEError.closed) { try agent.setRemote(ufrag: "a", pwd: "b", candidates: []) }
     }
 
-    @Test func closeDuringGatheringEndsTheGather() async throws {
-        let silentSTUN = UDPTestSocket()
-        defer { silentSTUN.close() }
+    /// An agent whose STUN server (`host`, a silent socket) never answers, so gathering lasts
+    /// until `gatherTimeout`.
+    private func agentWithSilentSTUN(_ silentSTUN: ICESilentUDPSocket, host: String, gatherTimeout: Double) throws -> ICEAgent {
         var configuration = ICETestSupport.configuration(controlling: true)
-        configuration.stunServer = ICEServerAddress(host: "127.0.0.1", port: UInt16(silentSTUN.port))
-        configuration.gatherTimeout = 30
-        let agent = try ICEAgent(configuration: configuration)
+        configuration.stunServer = ICEServerAddress(host: host, port: UInt16(silentSTUN.port))
+        configuration.gatherTimeout = gatherTimeout
+        return try ICEAgent(configuration: configuration)
+    }
+
+    @Test func closeDuringGatheringEndsTheGather() async throws {
+        let silentSTUN = ICESilentUDPSocket()
+        defer { silentSTUN.close() }
+        let agent = try agentWithSilentSTUN(silentSTUN, host: "127.0.0.1", gatherTimeout: 30)
         let gathering = Task { try await agent.gather() }
         try await Task.sleep(for: .milliseconds(200))
         agent.close()
@@ -41,12 +47,9 @@ import Testing
     }
 
     @Test func gatherTimeoutReturnsHostCandidatesWhenSTUNIsSilent() async throws {
-        let silentSTUN = UDPTestSocket()
+        let silentSTUN = ICESilentUDPSocket()
         defer { silentSTUN.close() }
-        var configuration = ICETestSupport.configuration(controlling: true)
-        configuration.stunServer = ICEServerAddress(host: "localhost", port: UInt16(silentSTUN.port))
-        configuration.gatherTimeout = 0.5
-        let agent = try ICEAgent(configuration: configuration)
+        let agent = try agentWithSilentSTUN(silentSTUN, host: "localhost", gatherTimeout: 0.5)
         defer { agent.close() }
         let local = try await agent.gather()
         #expect(local.candidates.map(\.address) == ["127.0.0.1"])
@@ -77,6 +80,29 @@ import Testing
         // libnice releases an agent once its close task has run on the loop.
         let released = await ICETestSupport.wait(timeout: 10) { ICETestSupport.openDescriptorCount() <= before }
         #expect(released, "descriptors before \(before), after \(ICETestSupport.openDescriptorCount())")
+    }
+
+    /// close() from inside libnice's own callbacks (state signal, receive callback) must not crash.
+    @Test func closingFromInsideCallbacksIsSafe() async throws {
+        var closesOnReady = try await ICEAgentPair.make()
+        let first = closesOnReady.first
+        closesOnReady.firstRecorder.attach(to: first, thenOnState: { if $0 == .ready { first.close() } })
+        defer { closesOnReady.close() }
+        try await closesOnReady.connect()
+        #expect(await ICETestSupport.wait { closesOnReady.firstRecorder.states.last == .closed })
+        #expect(closesOnReady.firstRecorder.states.suffix(2) == [.ready, .closed])
+
+        var closesOnData = try await ICEAgentPair.make()
+        let second = closesOnData.second
+        closesOnData.secondRecorder.attach(to: second, thenOnDatagram: { _ in second.close() })
+        defer { closesOnData.close() }
+        try await closesOnData.connect()
+        #expect(await closesOnData.waitUntilReady())
+        for index in 0..<10 { closesOnData.first.send(ICETestSupport.datagram(tag: 9, index: index)) }
+        #expect(await ICETestSupport.wait { closesOnData.secondRecorder.states.last == .closed })
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(closesOnData.secondRecorder.datagrams.count == 1)
+        #expect(closesOnData.secondRecorder.lateCallbacks == 0)
     }
 
     @Test func droppingTheLastReferenceClosesTheAgent() async throws {
@@ -192,7 +218,7 @@ import Testing
         let started = ContinuousClock.now
         pair.second.close()
         #expect(await ICETestSupport.wait(timeout: 40) { pair.firstRecorder.failureCount == 1 })
-        print("ICE consent: failure reported \(String(format: "%.1f s", (ContinuousClock.now - started).seconds)) after the peer closed")
+        print("ICE consent: failure reported \(String(format: "%.1f s", ICETestSupport.seconds(ContinuousClock.now - started))) after the peer closed")
         #expect(pair.firstRecorder.states.last == .failed(ICEState.failureReason))
     }
 }

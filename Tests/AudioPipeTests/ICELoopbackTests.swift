@@ -16,7 +16,7 @@ import Testing
         #expect(await pair.waitUntilReady())
         let ready = clock.now - started
         print("ICE loopback: gather \(pair.gatherSeconds.map { String(format: "%.1f ms", $0 * 1000) }), "
-              + "setRemote→both ready \(String(format: "%.1f ms", ready.seconds * 1000 - pair.gatherSeconds.reduce(0, +) * 1000))")
+              + "setRemote→both ready \(String(format: "%.1f ms", ICETestSupport.seconds(ready) * 1000 - pair.gatherSeconds.reduce(0, +) * 1000))")
 
         let count = 200
         let toSecond = (0..<count).map { ICETestSupport.datagram(tag: 1, index: $0) }

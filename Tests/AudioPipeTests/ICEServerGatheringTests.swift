@@ -27,7 +27,7 @@ import Testing
 
     @Test func turnServerGivesARelayCandidateAndThePasswordStaysOutOfTheLog() async throws {
         let password = "turn-Secret-4711"
-        let lines = LogCapture()
+        let lines = ICELogCapture()
         Log.configure(minimumLevel: .debug, handler: { _, subsystem, message in lines.append("\(subsystem): \(message)") })
         defer { Log.configure(minimumLevel: .info, handler: nil) }
         let server = try ICEPythonFixture(script: "stun_turn_server.py", arguments: ["alice"])
@@ -53,7 +53,7 @@ import Testing
 }
 
 /// Collects log lines from any thread.
-final class LogCapture: @unchecked Sendable {
+final class ICELogCapture: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
 

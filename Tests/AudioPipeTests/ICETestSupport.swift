@@ -31,7 +31,7 @@ enum ICETestSupport {
 
     /// A UDP port on 127.0.0.1 that was just free: bound, read and closed again.
     static func closedUDPPort() -> Int {
-        let socket = UDPTestSocket()
+        let socket = ICESilentUDPSocket()
         let port = socket.port
         socket.close()
         return port
@@ -56,19 +56,22 @@ final class ICERecorder: @unchecked Sendable {
     private var datagramList: [[UInt8]] = []
     private var callbacksAfterClose = 0
 
-    /// Installs both callbacks on `agent`.
-    func attach(to agent: ICEAgent) {
+    /// Installs both callbacks on `agent`; `then` hooks run after recording (on the loop thread).
+    func attach(to agent: ICEAgent, thenOnState: (@Sendable (ICEState) -> Void)? = nil,
+                thenOnDatagram: (@Sendable ([UInt8]) -> Void)? = nil) {
         agent.onStateChange = { [self] state in
             lock.withLock {
                 if stateList.last == .closed { callbacksAfterClose += 1 }
                 stateList.append(state)
             }
+            thenOnState?(state)
         }
         agent.onReceive = { [self] datagram in
             lock.withLock {
                 if stateList.last == .closed { callbacksAfterClose += 1 }
                 datagramList.append(datagram)
             }
+            thenOnDatagram?(datagram)
         }
     }
 
@@ -105,7 +108,7 @@ struct ICEAgentPair {
         var secondLocal: ICELocalParameters?
         let firstTime = try await clock.measure { firstLocal = try await first.gather() }
         let secondTime = try await clock.measure { secondLocal = try await second.gather() }
-        gatherSeconds = [firstTime, secondTime].map(\.seconds)
+        gatherSeconds = [firstTime, secondTime].map(ICETestSupport.seconds)
         guard let firstLocal, let secondLocal else { return }
         try first.setRemote(ufrag: secondLocal.ufrag, pwd: secondLocal.pwd,
                             candidates: firstGetsCandidates ? secondLocal.candidates : [])
@@ -124,16 +127,16 @@ struct ICEAgentPair {
     }
 }
 
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        let parts = components
+extension ICETestSupport {
+    /// `duration` in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }
 
 /// A UDP socket on 127.0.0.1 that never answers (a peer that has gone silent).
-final class UDPTestSocket: @unchecked Sendable {
+final class ICESilentUDPSocket: @unchecked Sendable {
     private var descriptor: Int32
     /// The bound port.
     let port: Int

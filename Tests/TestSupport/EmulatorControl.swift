@@ -106,9 +106,10 @@ public struct EmulatorControl: Sendable {
     /// `POST /ring`: an INVITE from `caller` to `login`.
     @discardableResult
     public func ring(login: String, caller: String = "1000", displayName: String? = nil,
-                     source: String? = nil, ringTimeout: Double? = nil) throws -> EmulatorRing
+                     source: String? = nil, ringTimeout: Double? = nil, fault: String? = nil) throws -> EmulatorRing
     {
         var body: [String: EmulatorJSON] = ["login": .string(login), "caller": .string(caller)]
+        if let fault { body["fault"] = .string(fault) }
         if let displayName { body["display_name"] = .string(displayName) }
         if let source { body["source"] = .string(source) }
         if let ringTimeout { body["ring_timeout"] = .number(ringTimeout) }

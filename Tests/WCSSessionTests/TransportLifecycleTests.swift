@@ -6,7 +6,7 @@ import Testing
 /// Connection lifetimes: churn, abort, early close, release mid-flight, loop shutdown.
 @Suite struct TransportLifecycleTests {
     @Test func fiftyConnectCloseCyclesLeaveNothingBehind() async throws {
-        let server = try TransportTestServer(.echo)
+        let server = try await TransportTestServer.start(.echo)
         let cores = WeakCores()
         for cycle in 0..<50 {
             let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func manyConnectionsAtOnce() async throws {
-        let server = try TransportTestServer(.echo)
+        let server = try await TransportTestServer.start(.echo)
         let connections = (0..<20).map { _ in WebSocketConnection(options: WebSocketOptions(url: server.url())) }
         let recorders = connections.map(EventRecorder.init)
         for (index, connection) in connections.enumerated() {
@@ -41,10 +41,8 @@ import Testing
     }
 
     @Test func abortDropsAnOpenConnectionWithoutCloseFrame() async throws {
-        let server = try TransportTestServer(.echo)
-        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let server = try await TransportTestServer.start(.echo)
+        let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
         #expect(await recorder.waitOpened())
         connection.abort()
         connection.send("dropped")
@@ -53,10 +51,8 @@ import Testing
     }
 
     @Test func abortWhileConnectingCancels() async throws {
-        let server = try TransportTestServer(.neverUpgrade)
-        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url(), connectTimeout: 30))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let server = try await TransportTestServer.start(.neverUpgrade)
+        let (connection, recorder) = startConnection(WebSocketOptions(url: server.url(), connectTimeout: 30))
         try await Task.sleep(nanoseconds: 100_000_000)
         connection.abort()
         let failure = await recorder.waitTerminal()?.failure
@@ -75,10 +71,8 @@ import Testing
     }
 
     @Test func sendAfterCloseIsDroppedSilently() async throws {
-        let server = try TransportTestServer(.echo)
-        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let server = try await TransportTestServer.start(.echo)
+        let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
         connection.send("before")
         #expect(await recorder.waitOpened())
         connection.close(code: 4100, reason: "client done")
@@ -88,24 +82,27 @@ import Testing
         connection.send("after the end")
     }
 
+    @Test func closeCompletesWhenThePeerNeverAnswers() async throws {
+        let server = try await TransportTestServer.start(.deaf)
+        let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
+        #expect(await recorder.waitOpened())
+        connection.close(code: 4002, reason: "leaving")
+        #expect(await recorder.waitTerminal(timeout: 30) == .closed(code: 4002, reason: "leaving"))
+        #expect(!hasEstablishedConnection(toPort: server.port))
+    }
+
     @Test func unsendableCloseCodesBecome1000() async throws {
-        let server = try TransportTestServer(.echo)
-        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let server = try await TransportTestServer.start(.echo)
+        let (connection, recorder) = startConnection(WebSocketOptions(url: server.url()))
         #expect(await recorder.waitOpened())
         connection.close(code: 1006, reason: String(repeating: "é", count: 100))
         let terminal = await recorder.waitTerminal()
-        guard case .closed(let code, let reason) = terminal else {
-            Issue.record("expected .closed, got \(String(describing: terminal))")
-            return
-        }
-        #expect(code == 1000)
-        #expect(reason.utf8.count <= 123)
+        #expect(terminal?.closeCode == 1000, "\(String(describing: terminal))")
+        if case .closed(_, let reason) = terminal { #expect(reason.utf8.count <= 123) }
     }
 
     @Test func releasingTheConnectionMidFlightIsSafe() async throws {
-        let server = try TransportTestServer(.close)
+        let server = try await TransportTestServer.start(.close)
         var recorder: EventRecorder?
         do {
             let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
@@ -115,7 +112,7 @@ import Testing
         #expect(await recorder?.waitTerminal() == .closed(code: 4001, reason: "bye"))
 
         // Released while still resolving / connecting / open: nothing may crash.
-        let echo = try TransportTestServer(.echo)
+        let echo = try await TransportTestServer.start(.echo)
         let cores = WeakCores()
         for index in 0..<20 {
             let connection = WebSocketConnection(options: WebSocketOptions(url: echo.url(host: index.isMultiple(of: 2) ? "localhost" : "127.0.0.1")))
@@ -132,7 +129,7 @@ import Testing
     }
 
     @Test func cancellingTheEventConsumerClosesWith1001() async throws {
-        let server = try TransportTestServer(.echo)
+        let server = try await TransportTestServer.start(.echo)
         let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()))
         let opened = Locked(false)
         let consumer = Task {
@@ -146,73 +143,21 @@ import Testing
         #expect(opened.value)
         consumer.cancel()
         // The close makes the server end too; a new connection still works afterwards.
-        let probe = WebSocketConnection(options: WebSocketOptions(url: server.url()))
-        let recorder = EventRecorder(probe)
-        probe.connect()
+        let (probe, recorder) = startConnection(WebSocketOptions(url: server.url()))
         #expect(await recorder.waitOpened())
         probe.close()
     }
 
     @Test func stoppingAPrivateLoopEndsItsConnections() async throws {
-        let server = try TransportTestServer(.echo)
+        let server = try await TransportTestServer.start(.echo)
         let loop = MainLoop(name: "test-transport-loop")
-        let connection = WebSocketConnection(options: WebSocketOptions(url: server.url()), loop: loop)
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (_, recorder) = startConnection(WebSocketOptions(url: server.url()), loop: loop)
         #expect(await recorder.waitOpened())
         loop.stop()
         let terminal = await recorder.waitTerminal()
-        guard case .closed(let code, _) = terminal else {
-            Issue.record("expected .closed, got \(String(describing: terminal))")
-            return
-        }
-        #expect(code == 1006)
+        #expect(terminal?.closeCode == 1006, "\(String(describing: terminal))")
 
-        let late = WebSocketConnection(options: WebSocketOptions(url: server.url()), loop: loop)
-        let lateRecorder = EventRecorder(late)
-        late.connect()
+        let (_, lateRecorder) = startConnection(WebSocketOptions(url: server.url()), loop: loop)
         #expect(await lateRecorder.waitTerminal()?.failure?.kind == .other)
-    }
-}
-
-/// Weak references to connection cores, to check that finished connections are freed.
-final class WeakCores: @unchecked Sendable {
-    private struct Entry { weak var core: ConnectionCore? }
-    private let lock = NSLock()
-    private var entries: [Entry] = []
-
-    func add(_ core: ConnectionCore) {
-        lock.lock(); defer { lock.unlock() }
-        entries.append(Entry(core: core))
-    }
-
-    var aliveCount: Int {
-        lock.lock(); defer { lock.unlock() }
-        return entries.filter { $0.core != nil }.count
-    }
-}
-
-/// Polls `condition` until it holds; the timeout only prevents hangs.
-func eventually(timeout: Double = 20, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(nanoseconds: 5_000_000)
-    }
-    return condition()
-}
-
-/// A tiny locked value for tests.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        lock.lock(); defer { lock.unlock() }
-        return stored
-    }
-    func set(_ value: Value) {
-        lock.lock(); defer { lock.unlock() }
-        stored = value
     }
 }

@@ -25,20 +25,16 @@ import WCSSession
         Log.configure(minimumLevel: .debug) { level, subsystem, message in lines.add((level, subsystem, message)) }
         defer { Log.configure(minimumLevel: .info, handler: nil) }
         let certificates = try TestCertificates.shared()
-        let server = try TransportTestServer(.echo, certificate: certificates.wrongNameCertificate, key: certificates.wrongNameKey)
+        let server = try await TransportTestServer.start(.echo, certificate: certificates.wrongNameCertificate, key: certificates.wrongNameKey)
 
-        let untrusted = WebSocketConnection(options: WebSocketOptions(url: server.url(secure: true)))
-        let untrustedEvents = EventRecorder(untrusted)
-        untrusted.connect()
+        let (_, untrustedEvents) = startConnection(WebSocketOptions(url: server.url(secure: true)))
         #expect(await untrustedEvents.waitTerminal()?.failure?.kind == .tls)
         let lwsLines = lines.all.filter { $0.subsystem == "lws" }
         #expect(lwsLines.contains { $0.level == .warning && $0.message.contains("SSL error") })
         #expect(lwsLines.allSatisfy { !$0.message.hasSuffix("\n") && !$0.message.isEmpty })
 
         for _ in 0..<2 {
-            let insecure = WebSocketConnection(options: WebSocketOptions(url: server.url(secure: true), allowInsecureTLS: true))
-            let events = EventRecorder(insecure)
-            insecure.connect()
+            let (insecure, events) = startConnection(WebSocketOptions(url: server.url(secure: true), allowInsecureTLS: true))
             #expect(await events.waitOpened())
             insecure.close()
             await events.waitTerminal()

@@ -1,4 +1,5 @@
 import Foundation
+import MainLoop
 import Testing
 import TestSupport
 @testable import WCSSession
@@ -11,17 +12,15 @@ import TestSupport
         certificates = try TestCertificates.shared()
     }
 
-    private func echoServer(wrongName: Bool = false, host: String = "127.0.0.1") throws -> TransportTestServer {
-        try TransportTestServer(.echo, host: host,
+    private func echoServer(wrongName: Bool = false, host: String = "127.0.0.1") async throws -> TransportTestServer {
+        try await TransportTestServer.start(.echo, host: host,
                                 certificate: wrongName ? certificates.wrongNameCertificate : certificates.serverCertificate,
                                 key: wrongName ? certificates.wrongNameKey : certificates.serverKey)
     }
 
     /// Connects, sends one message and returns the recorder once the echo or a terminal event arrived.
     private func roundTrip(_ options: WebSocketOptions) async -> EventRecorder {
-        let connection = WebSocketConnection(options: options)
-        let recorder = EventRecorder(connection)
-        connection.connect()
+        let (connection, recorder) = startConnection(options)
         connection.send("secret hello")
         await recorder.wait { $0.contains(.text("secret hello")) || $0.contains(where: \.isTerminal) }
         connection.close()
@@ -31,19 +30,19 @@ import TestSupport
 
     @Test(arguments: ["127.0.0.1", "localhost"])
     func verifiesAgainstTheCAFile(host: String) async throws {
-        let server = try echoServer()
+        let server = try await echoServer()
         let recorder = await roundTrip(WebSocketOptions(url: server.url(secure: true, host: host), caFile: certificates.caFile))
         #expect(recorder.events == [.opened, .text("secret hello"), .closed(code: 1000, reason: "")])
     }
 
     @Test func verifiesAnIPv6LiteralAgainstTheCertificateIPs() async throws {
-        let server = try echoServer(host: "::1")
+        let server = try await echoServer(host: "::1")
         let recorder = await roundTrip(WebSocketOptions(url: server.url(secure: true), caFile: certificates.caFile))
         #expect(recorder.events == [.opened, .text("secret hello"), .closed(code: 1000, reason: "")])
     }
 
     @Test func failsWithoutTheCAFile() async throws {
-        let server = try echoServer()
+        let server = try await echoServer()
         let recorder = await roundTrip(WebSocketOptions(url: server.url(secure: true)))
         let failure = recorder.terminal?.failure
         #expect(failure?.kind == .tls)
@@ -53,13 +52,13 @@ import TestSupport
     }
 
     @Test func insecureAcceptsAnUntrustedWrongNameCertificate() async throws {
-        let server = try echoServer(wrongName: true)
+        let server = try await echoServer(wrongName: true)
         let recorder = await roundTrip(WebSocketOptions(url: server.url(secure: true, host: "localhost"), allowInsecureTLS: true))
         #expect(recorder.events == [.opened, .text("secret hello"), .closed(code: 1000, reason: "")])
     }
 
     @Test func hostNameMismatchFails() async throws {
-        let server = try echoServer(wrongName: true)
+        let server = try await echoServer(wrongName: true)
         let recorder = await roundTrip(WebSocketOptions(url: server.url(secure: true, host: "localhost"), caFile: certificates.caFile))
         let failure = recorder.terminal?.failure
         #expect(failure?.kind == .tls)
@@ -68,7 +67,7 @@ import TestSupport
 
     @Test(arguments: ["127.0.0.1", "::1"])
     func ipAddressMismatchFails(host: String) async throws {
-        let server = try echoServer(wrongName: true, host: host)
+        let server = try await echoServer(wrongName: true, host: host)
         let recorder = await roundTrip(WebSocketOptions(url: server.url(secure: true), caFile: certificates.caFile))
         let failure = recorder.terminal?.failure
         #expect(failure?.kind == .tls)
@@ -76,7 +75,7 @@ import TestSupport
     }
 
     @Test func missingOrEmptyCAFileFailsClearly() async throws {
-        let server = try echoServer()
+        let server = try await echoServer()
         let missing = await roundTrip(WebSocketOptions(url: server.url(secure: true), caFile: "/nonexistent/ca.pem"))
         #expect(missing.terminal?.failure?.kind == .tls)
         #expect(missing.terminal?.failure?.message.contains("/nonexistent/ca.pem") == true)
@@ -88,8 +87,45 @@ import TestSupport
         #expect(unusable.terminal?.failure?.message.contains("no usable PEM certificate") == true)
     }
 
+    /// lws 4.1.6 re-allocates a process-wide OpenSSL index whenever a context is created with
+    /// DO_SSL_GLOBAL_INIT; this used to break handshakes in flight on other loops.
+    @Test func handshakesSurviveTLSSetupOnOtherLoops() async throws {
+        let server = try await echoServer()
+        let certificates = certificates
+        let failures = Locked([String]())
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for round in 0..<10 {
+                    let loop = MainLoop(name: "tls-churn-\(round)")
+                    let trust = TLSTrust(caFile: certificates.caFile, insecure: round.isMultiple(of: 2))
+                    let sslContext = ClientTLSContexts.build(trust)
+                    _ = try? loop.sync {
+                        _ = try LWSClientContext.obtain(loop: loop).vhost(for: trust, sslContext: sslContext.get())
+                    }
+                    loop.stop()
+                }
+            }
+            for worker in 0..<3 {
+                group.addTask {
+                    for index in 0..<15 {
+                        let options = (worker + index).isMultiple(of: 2)
+                            ? WebSocketOptions(url: server.url(secure: true), caFile: certificates.caFile)
+                            : WebSocketOptions(url: server.url(secure: true), allowInsecureTLS: true)
+                        let (connection, recorder) = startConnection(options)
+                        if await !recorder.waitOpened() {
+                            failures.set(failures.value + ["\(options.url): \(recorder.events)"])
+                        }
+                        connection.close()
+                        await recorder.waitTerminal()
+                    }
+                }
+            }
+        }
+        #expect(failures.value.isEmpty, "\(failures.value)")
+    }
+
     @Test func tlsToAPlainServerFails() async throws {
-        let server = try TransportTestServer(.echo)
+        let server = try await TransportTestServer.start(.echo)
         let recorder = await roundTrip(WebSocketOptions(url: server.url(secure: true), caFile: certificates.caFile))
         #expect(recorder.terminal?.failure?.kind == .tls)
     }

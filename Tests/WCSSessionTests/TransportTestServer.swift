@@ -11,7 +11,7 @@ final class TransportTestServer: @unchecked Sendable {
     private var stopped = false
 
     enum Mode: String {
-        case echo, close, drop, binary
+        case echo, close, drop, binary, request, reject, deaf
         case neverUpgrade = "never-upgrade"
     }
 
@@ -23,8 +23,21 @@ final class TransportTestServer: @unchecked Sendable {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/ws/ws_server.py").path
 
-    /// Starts the fixture and waits for its `{"port": N}` line.
-    init(_ mode: Mode, host: String = "127.0.0.1", certificate: String? = nil, key: String? = nil,
+    /// Starts the fixture on a background thread (it blocks until the child reports its port,
+    /// which must not tie up the few cooperative threads the other tests need).
+    static func start(_ mode: Mode, host: String = "127.0.0.1", certificate: String? = nil, key: String? = nil,
+                      extraArguments: [String] = []) async throws -> TransportTestServer {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result {
+                    try TransportTestServer(mode, host: host, certificate: certificate, key: key, extraArguments: extraArguments)
+                })
+            }.start()
+        }
+    }
+
+    /// Starts the fixture and waits (blocking) for its `{"port": N}` line.
+    private init(_ mode: Mode, host: String = "127.0.0.1", certificate: String? = nil, key: String? = nil,
          extraArguments: [String] = []) throws {
         self.host = host
         var arguments = [Self.script, "--mode", mode.rawValue, "--host", host]

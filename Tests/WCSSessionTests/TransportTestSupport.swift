@@ -1,5 +1,6 @@
 import Foundation
-import WCSSession
+import MainLoop
+@testable import WCSSession
 
 /// Collects the events of one connection on a background task, for polling from tests.
 final class EventRecorder: @unchecked Sendable {
@@ -36,12 +37,7 @@ final class EventRecorder: @unchecked Sendable {
     /// Waits until `condition` holds on the recorded events; the timeout only prevents hangs.
     @discardableResult
     func wait(timeout: Double = 20, until condition: ([WebSocketEvent]) -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition(events) { return true }
-            try? await Task.sleep(nanoseconds: 2_000_000)
-        }
-        return condition(events)
+        await eventually(timeout: timeout) { condition(events) }
     }
 
     /// Waits for `.opened` (or an early terminal event); true if opened.
@@ -60,9 +56,65 @@ final class EventRecorder: @unchecked Sendable {
     deinit { task?.cancel() }
 }
 
+/// Creates a connection with a recorder attached and starts connecting.
+func startConnection(_ options: WebSocketOptions, loop: MainLoop = .shared) -> (WebSocketConnection, EventRecorder) {
+    let connection = WebSocketConnection(options: options, loop: loop)
+    let recorder = EventRecorder(connection)
+    connection.connect()
+    return (connection, recorder)
+}
+
 extension WebSocketEvent {
     /// The error of a `.failed` event.
     var failure: WebSocketError? {
         if case .failed(let error) = self { error } else { nil }
     }
+
+    /// The code of a `.closed` event.
+    var closeCode: Int? {
+        if case .closed(let code, _) = self { code } else { nil }
+    }
 }
+
+/// Weak references to connection cores, to check that finished connections are freed.
+final class WeakCores: @unchecked Sendable {
+    private struct Entry { weak var core: ConnectionCore? }
+    private let lock = NSLock()
+    private var entries: [Entry] = []
+
+    func add(_ core: ConnectionCore) {
+        lock.lock(); defer { lock.unlock() }
+        entries.append(Entry(core: core))
+    }
+
+    var aliveCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return entries.filter { $0.core != nil }.count
+    }
+}
+
+/// Polls `condition` until it holds; the timeout only prevents hangs.
+func eventually(timeout: Double = 20, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(nanoseconds: 2_000_000)
+    }
+    return condition()
+}
+
+/// A tiny locked value for tests.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        lock.lock(); defer { lock.unlock() }
+        return stored
+    }
+    func set(_ value: Value) {
+        lock.lock(); defer { lock.unlock() }
+        stored = value
+    }
+}
+

@@ -17,6 +17,10 @@ public enum CLI {
                                     exit 0 when the session is back, 4 when it is not
       sleep                         close the socket on purpose; the server keeps the session
       events [--json]               follow the daemon's events until interrupted
+      answer [CALL]                 answer a ringing call (default: the oldest) with the configured audio
+      decline [CALL]                decline a ringing call
+      hangup [CALL]                 end a call (default: the one in progress)
+      call NUMBER                   call NUMBER with the configured audio
 
       --version, help
 
@@ -33,7 +37,7 @@ public enum CLI {
         switch verb {
         case "run":
             return await DaemonCommand.run(rest)
-        case "status", "reconnect", "sleep", "events":
+        case "status", "reconnect", "sleep", "events", "answer", "decline", "hangup", "call":
             return await ClientCommands.run(verb: verb, rest)
         case "--version", "version":
             print("wcs-agent \(AgentCore.version)")

@@ -9,7 +9,9 @@ enum ClientCommands {
         let parsed: ParsedArguments
         do {
             parsed = try ParsedArguments(arguments, spec: spec)
-            if let extra = parsed.positional.first { throw UsageError("unexpected argument \"\(extra)\"") }
+            let allowed = ["answer": 1, "decline": 1, "hangup": 1, "call": 1][verb] ?? 0
+            if parsed.positional.count > allowed { throw UsageError("unexpected argument \"\(parsed.positional[allowed])\"") }
+            if verb == "call" && parsed.positional.isEmpty { throw UsageError("call needs a NUMBER") }
         } catch {
             CLI.printError("wcs-agent \(verb): \(error)")
             return ExitCode.usage.rawValue
@@ -32,6 +34,12 @@ enum ClientCommands {
             case "sleep":
                 let status = try client.request("sleep", timeout: timeout)
                 print(json ? status.serialized() : "asleep: the server keeps the session; `wcs-agent reconnect` or a push wakes the agent")
+                return ExitCode.ok.rawValue
+            case "answer", "decline", "hangup", "call":
+                var args: [String: JSONValue] = [:]
+                if let target = parsed.positional.first { args[verb == "call" ? "number" : "call_id"] = .string(target) }
+                let result = try client.request(verb, args: .object(args), timeout: timeout)
+                print(json ? result.serialized() : "\(verb == "call" ? "calling" : verb == "answer" ? "answered" : verb == "decline" ? "declined" : "hung up") \(result["call_id"]?.stringValue ?? "")")
                 return ExitCode.ok.rawValue
             default: // events
                 try client.subscribe(timeout: timeout)

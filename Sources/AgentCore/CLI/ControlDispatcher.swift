@@ -20,6 +20,28 @@ enum ControlDispatcher {
             } catch {
                 return .failure(code: "cannot_sleep", message: error.description)
             }
+        case "answer", "decline", "hangup":
+            let callId = request.args["call_id"]?.stringValue
+            do {
+                let id: String
+                switch request.verb {
+                case "answer": id = try await agent.answer(callId)
+                case "decline": id = try await agent.decline(callId)
+                default: id = try await agent.hangup(callId)
+                }
+                return .ok(["call_id": .string(id)])
+            } catch {
+                return .failure(code: "call_error", message: error.description)
+            }
+        case "call":
+            guard let number = request.args["number"]?.stringValue, !number.isEmpty else {
+                return .failure(code: ControlErrorCode.badRequest, message: "call needs a number")
+            }
+            do {
+                return .ok(["call_id": .string(try await agent.call(number))])
+            } catch {
+                return .failure(code: "call_error", message: error.description)
+            }
         default:
             return .failure(code: ControlErrorCode.unknownVerb, message: "unknown verb \"\(request.verb)\"")
         }

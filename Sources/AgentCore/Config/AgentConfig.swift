@@ -16,7 +16,7 @@ public struct AgentConfig: Sendable, Equatable {
     public var appKey: String = "defaultApp"
     /// SIP login (user part); `nil` for a signaling-only session.
     public var sipLogin: String?
-    /// SIP authentication name; defaults to `sipLogin` when not set.
+    /// SIP authentication name; `ConfigLoader` sets it to `sipLogin` when not configured.
     public var sipAuthName: String?
     /// The SIP password, read from `sipPasswordFile`; never from the command line.
     public var sipPassword: String?
@@ -52,6 +52,20 @@ public struct AgentConfig: Sendable, Equatable {
     public var connectTimeout: Double = 10
     /// Upper bound in seconds of the reconnect backoff.
     public var backoffCap: Double = 60
+    /// Outgoing audio of every call (`[audio] source`).
+    public var audioSource: AudioSourceSpec = .silence
+    /// Incoming audio of every call (`[audio] sink`).
+    public var audioSink: AudioSinkSpec = .null
+    /// When incoming calls are answered (`[audio] answer`).
+    public var answerMode: AnswerMode = .manual
+    /// Addresses to gather ICE host candidates on (`[media] addresses`); empty = every interface.
+    public var mediaAddresses: [String] = []
+    /// STUN server `host:port` (`[media] stun`).
+    public var stunServer: String?
+    /// Put our ICE candidates in the SDP (`[media] include_candidates`; WCS also learns them from checks).
+    public var includeCandidates: Bool = true
+    /// Codec preference (`[media] codecs`, e.g. `opus,pcmu,pcma`).
+    public var codecs: [String] = ["opus", "pcmu", "pcma"]
 
     /// A configuration with every default and the given server URL.
     public init(server: String) {

@@ -55,7 +55,7 @@ public struct ConfigFile: Sendable, Equatable {
         var sectionLines: [String: Int] = [:]
         var current: String?
         var seen: [String: Int] = [:]  // "section\u{0}key" -> line
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         for (index, rawLine) in lines.enumerated() {
             let number = index + 1
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)

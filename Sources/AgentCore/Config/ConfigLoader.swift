@@ -13,7 +13,7 @@ public enum ConfigLoader {
         valueFlags: [
             "--config", "--server", "--app-key", "--sip-login", "--sip-auth-name", "--sip-password-file",
             "--sip-domain", "--sip-outbound-proxy", "--sip-port", "--state-dir", "--socket", "--socket-group",
-            "--ca-file", "--log-level",
+            "--ca-file", "--log-level", "--audio-source", "--audio-sink", "--answer", "--media-address", "--stun",
         ],
         booleanFlags: ["--register", "--no-register", "--insecure-tls"],
         refusedFlags: ["--sip-password": passwordOnCommandLineExplanation])
@@ -23,6 +23,8 @@ public enum ConfigLoader {
         "server": ["url", "app_key", "ca_file", "insecure_tls", "connect_timeout"],
         "sip": ["login", "auth_name", "password_file", "domain", "outbound_proxy", "port", "register"],
         "agent": ["state_dir", "socket", "socket_group", "log_level", "keepalive", "receive_probes", "probes_interval", "backoff_cap"],
+        "audio": ["source", "sink", "answer"],
+        "media": ["addresses", "stun", "include_candidates", "codecs"],
     ]
 
     /// The name of the systemd credential holding the SIP password.
@@ -54,6 +56,7 @@ public enum ConfigLoader {
             passwordFileFromFile = try file.section("sip").path("password_file")
         }
         try apply(parsed, to: &config)
+        if config.sipAuthName == nil { config.sipAuthName = config.sipLogin }
         try loadPassword(into: &config, flagFile: parsed.value("--sip-password-file"),
                          configFile: passwordFileFromFile, environment: environment)
         try validate(config, configPath: parsed.value("--config"))
@@ -103,6 +106,30 @@ public enum ConfigLoader {
         if let probes = try agent.int("receive_probes", in: 0...1000) { config.receiveProbes = probes }
         if let interval = try agent.seconds("probes_interval", in: 0.1...3600) { config.probesInterval = interval }
         if let cap = try agent.seconds("backoff_cap", in: 1...86400) { config.backoffCap = cap }
+
+        let audio = file.section("audio")
+        if let v = try audio.nonEmptyString("source") { config.audioSource = try located(file, "audio", "source") { try AudioSourceSpec(parsing: v) } }
+        if let v = try audio.nonEmptyString("sink") { config.audioSink = try located(file, "audio", "sink") { try AudioSinkSpec(parsing: v) } }
+        if let v = try audio.nonEmptyString("answer") { config.answerMode = try located(file, "audio", "answer") { try AnswerMode(parsing: v) } }
+
+        let media = file.section("media")
+        if let v = try media.nonEmptyString("addresses") { config.mediaAddresses = list(v) }
+        if let v = try media.nonEmptyString("stun") { config.stunServer = v }
+        if let v = try media.bool("include_candidates") { config.includeCandidates = v }
+        if let v = try media.nonEmptyString("codecs") { config.codecs = list(v).map { $0.lowercased() } }
+    }
+
+    /// Comma- or blank-separated list.
+    static func list(_ text: String) -> [String] {
+        text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+    }
+
+    /// Prefixes a value error with the file, line and key it came from.
+    static func located<T>(_ file: ConfigFile, _ section: String, _ key: String, _ parse: () throws -> T) throws -> T {
+        do { return try parse() } catch {
+            let line = file.entries.first { $0.section == section && $0.key == key }?.line ?? 0
+            throw ConfigError.at(file.path, line: line, "\(error)")
+        }
     }
 
     static func apply(_ parsed: ParsedArguments, to config: inout AgentConfig) throws {
@@ -127,6 +154,12 @@ public enum ConfigLoader {
         if let v = try text("--socket-group") { config.socketGroup = v }
         if let v = try text("--ca-file") { config.caFile = v }
         if parsed.has("--insecure-tls") { config.insecureTLS = true }
+        if let v = try text("--audio-source") { config.audioSource = try AudioSourceSpec(parsing: v) }
+        if let v = try text("--audio-sink") { config.audioSink = try AudioSinkSpec(parsing: v) }
+        if let v = try text("--answer") { config.answerMode = try AnswerMode(parsing: v) }
+        let addresses = parsed.values("--media-address").flatMap(list)
+        if !addresses.isEmpty { config.mediaAddresses = addresses }
+        if let v = try text("--stun") { config.stunServer = v }
         if let v = try text("--log-level") {
             guard let level = LogLevel(name: v) else {
                 throw ConfigError("--log-level: invalid level \"\(v)\" (expected debug, info, notice, warning or error)")
@@ -166,7 +199,7 @@ public enum ConfigLoader {
         guard var secret = String(data: data, encoding: .utf8) else {
             throw ConfigError("\(what) \(path) is not valid UTF-8")
         }
-        while secret.hasSuffix("\n") || secret.hasSuffix("\r") { secret.removeLast() }
+        while secret.last?.isNewline == true { secret.removeLast() }
         guard !secret.isEmpty else { throw ConfigError("\(what) \(path) is empty") }
         SecretRedactor.register(secret)
         return secret
@@ -184,6 +217,9 @@ public enum ConfigLoader {
               let host = URLComponents(string: config.server)?.host, !host.isEmpty
         else {
             throw ConfigError("invalid server URL \"\(config.server)\": expected ws://host[:port][/path] or wss://...")
+        }
+        for codec in config.codecs where !["opus", "pcmu", "pcma"].contains(codec) {
+            throw ConfigError("unknown codec \"\(codec)\" in [media] codecs: expected opus, pcmu or pcma")
         }
         if config.register && config.sipLogin == nil && (config.sipDomain != nil || config.sipPassword != nil) {
             throw ConfigError("SIP settings given without a SIP login: set login in [sip] or pass --sip-login")

@@ -128,9 +128,15 @@ public final class ControlClient {
                 continue
             } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                 try wait(for: Int16(POLLOUT), deadline: deadline)
+            } else if errno == EPIPE || errno == ECONNRESET {
+                // The daemon may have refused us and closed before we wrote: report its reason.
+                if let message = try? readMessage(deadline: FileDescriptorIO.monotonicNow() + 1),
+                   message["id"] == .null, message["ok"]?.boolValue == false {
+                    try throwRemote(message)
+                }
+                throw ControlClientError.disconnected
             } else {
-                throw errno == EPIPE || errno == ECONNRESET ? ControlClientError.disconnected
-                    : ControlClientError.system(.current("send to", path: path))
+                throw ControlClientError.system(.current("send to", path: path))
             }
         }
     }

@@ -22,6 +22,7 @@ public actor Agent {
     private let session: WCSSession
     private let publish: @Sendable (JSONValue) -> Void
     private let notifier: SystemdNotifier?
+    private let callManager: CallManager
 
     private var phase: AgentPhase = .starting
     private var backoff: Backoff
@@ -44,7 +45,14 @@ public actor Agent {
         self.notifier = notifier
         self.publish = publish
         self.backoff = Backoff(cap: config.backoffCap)
-        self.session = WCSSession(configuration: Agent.sessionConfiguration(config), loop: loop)
+        let session = WCSSession(configuration: Agent.sessionConfiguration(config), loop: loop)
+        self.session = session
+        self.callManager = CallManager(config: config, session: session) { type, fields in
+            var o = fields
+            o["type"] = .string(type)
+            o["time"] = .string(AgentClock.iso(Date()))
+            publish(.object(o))
+        }
     }
 
     /// Maps the agent config onto the session's.
@@ -128,6 +136,21 @@ public actor Agent {
         pumpTask?.cancel()
     }
 
+    /// Answers `callId` (or the oldest ringing call) with the configured audio; returns its id.
+    public func answer(_ callId: String?) async throws(AgentError) -> String { try await callManager.answer(callId) }
+    /// Declines a ringing call; returns its id.
+    public func decline(_ callId: String?) async throws(AgentError) -> String { try await callManager.decline(callId) }
+    /// Hangs up a call; returns its id.
+    public func hangup(_ callId: String?) async throws(AgentError) -> String { try await callManager.hangup(callId) }
+    /// Calls `number` with the configured audio; returns the new call id.
+    public func call(_ number: String) async throws(AgentError) -> String {
+        guard phase == .online else { throw AgentError("not connected to the server (\(phase.rawValue))") }
+        let id = try await callManager.call(number)
+        calls[id] = AgentCall(callId: id, direction: "outgoing", status: "PENDING", caller: nil, callee: number,
+                              displayName: nil, info: nil, started: Date())
+        return id
+    }
+
     /// The `status` verb's answer. Never contains the token.
     public func status() async -> JSONValue {
         let stored = try? tokenStore.load()
@@ -140,8 +163,13 @@ public actor Agent {
             "registered": .bool(phase == .online && sessionState == .registered),
             "has_token": .bool(stored != nil),
             "resumes": .number(Double(resumeCount)),
-            "calls": .array(calls.values.sorted { $0.started < $1.started }.map(\.json)),
         ]
+        let media = await callManager.snapshot()
+        o["calls"] = .array(calls.values.sorted { $0.started < $1.started }.map { call in
+            var fields = call.json.objectValue ?? [:]
+            if case .object(let extra)? = media[call.callId] { fields.merge(extra) { a, _ in a } }
+            return .object(fields)
+        })
         o["connected_since"] = connectedSince.map { .string(AgentClock.iso($0)) } ?? .null
         o["token_age_seconds"] = stored.map { .number(Double(Int(Date().timeIntervalSince($0.savedAt)))) } ?? .null
         o["session_id"] = (info?.sessionId).map(JSONValue.string) ?? .null
@@ -286,7 +314,7 @@ public actor Agent {
 
     // MARK: - Session events
 
-    private func onSessionEvent(_ event: SessionEvent) {
+    private func onSessionEvent(_ event: SessionEvent) async {
         switch event {
         case .stateChanged(let s):
             publishEvent("session_state", ["state": .string(s.rawValue)])
@@ -308,14 +336,16 @@ public actor Agent {
             var fields = call.json.objectValue ?? [:]
             fields["replayed"] = .bool(replayed)
             publishEvent("incoming_call", fields)
+            await callManager.incoming(info)
         case .callStatus(let info):
+            await callManager.statusChanged(info)
             guard var call = calls[info.callId] else { return }
             call.status = info.status.wire
             call.info = info.info ?? call.info
             if info.status.isTerminal { calls[info.callId] = nil } else { calls[info.callId] = call }
             publishEvent("call_status", call.json.objectValue ?? [:])
-        case .remoteSDP(let callId, _):
-            publishEvent("remote_sdp", ["call_id": .string(callId)])
+        case .remoteSDP(let callId, let sdp):
+            await callManager.remoteSDP(callId: callId, sdp: sdp)
         case .transfer(let callId, let status, let info):
             publishEvent("transfer", ["call_id": .string(callId), "status": .string(status),
                                       "info": info.map(JSONValue.string) ?? .null])

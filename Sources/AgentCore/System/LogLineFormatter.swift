@@ -43,9 +43,10 @@ struct LogLineFormatter: Sendable {
         }
         let safe = SecretRedactor.redact(message)
         var text = ""
-        for line in safe.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Any line break (LF, CRLF, CR...) starts a new prefixed line, so a message cannot forge entries.
+        for line in safe.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             text += prefix
-            text += line.hasSuffix("\r") ? line.dropLast() : line
+            text += line
             text += "\n"
         }
         return text
@@ -53,10 +54,9 @@ struct LogLineFormatter: Sendable {
 
     /// ISO 8601 UTC with milliseconds, e.g. `2026-11-29T18:00:00.123Z`.
     static func timestamp(_ time: Double) -> String {
-        var seconds = time_t(time.rounded(.down))
-        var millis = Int((time - Double(seconds)) * 1000)
-        if millis >= 1000 { millis = 999 }
-        if millis < 0 { millis = 0 }
+        let totalMillis = Int64((time * 1000).rounded())
+        var seconds = time_t(totalMillis / 1000)
+        let millis = Int(totalMillis % 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func pad(_ value: Int32, _ width: Int) -> String {

@@ -11,7 +11,11 @@ import MainLoop
 /// Failure (no nominated pair within `connectTimeout`, libnice FAILED, or lost RFC 7675
 /// consent) is reported once as `.failed(ICEState.failureReason)`. Every libnice call runs on
 /// the loop's thread; the methods here are safe from any thread. Each call gets its own agent,
-/// and agents do not share state. Dropping the last reference closes the agent.
+/// and agents do not share state. After `failed`, call `close()` (libnice keeps its sockets
+/// until then); dropping the last reference closes the agent too.
+///
+/// Towards a peer that gets no candidates from us (WCS style), leave `a=end-of-candidates` out
+/// of the SDP: aioice/aiortc cannot complete with end-of-candidates and no candidate.
 public final class ICEAgent: @unchecked Sendable {
     /// The configuration the agent was created with.
     public let configuration: ICEConfiguration

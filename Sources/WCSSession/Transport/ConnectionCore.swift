@@ -10,7 +10,7 @@ import MainLoop
 /// with a dangling user-data pointer.
 final class ConnectionCore: @unchecked Sendable {
     private enum Phase {
-        case idle, resolving, connecting, open, closing, finished
+        case idle, preparingTLS, resolving, connecting, open, closing, finished
     }
 
     let options: WebSocketOptions
@@ -19,26 +19,32 @@ final class ConnectionCore: @unchecked Sendable {
     private let continuation: AsyncStream<WebSocketEvent>.Continuation
     private let startLock = NSLock()
     private var startRequested = false
+    private var connectCalledAt: DispatchTime?
+    private var connectToOpen: Double?
 
     // Loop-confined state.
     private var phase = Phase.idle
     private var endpoint: WebSocketEndpoint?
     private var context: LWSClientContext?
+    private var vhost: OpaquePointer?
     private var addresses: [String] = []
     private var nextAddress = 0
     private var currentAddress = ""
     private var wsi: OpaquePointer?
     private var holdsWsiRetain = false
     private var wsiDestroyCount = 0
+    /// Counts lws connection attempts, so a deferred kill never hits a later wsi.
+    private var wsiGeneration = 0
     private var connectTimer: LoopTimer?
+    private var closeTimer: LoopTimer?
     private var startedAt = DispatchTime.now()
     private var sawTCPConnect = false
     private var lastConnectError: String?
     private var verifyFailure: String?
     private var pendingTerminal: WebSocketEvent?
     private var killIssued = false
-    private var sentClose: ConnectionRequests.CloseRequest?
-    private var peerClose: ConnectionRequests.CloseRequest?
+    private var sentClose: CloseFrame?
+    private var peerClose: CloseFrame?
     private var incoming = IncomingMessage()
 
     init(options: WebSocketOptions, loop: MainLoop, continuation: AsyncStream<WebSocketEvent>.Continuation) {
@@ -47,12 +53,19 @@ final class ConnectionCore: @unchecked Sendable {
         self.continuation = continuation
     }
 
+    /// Milliseconds from `connect()` to the upgrade completing on the loop (for benchmarks).
+    var connectToOpenMilliseconds: Double? {
+        startLock.lock(); defer { startLock.unlock() }
+        return connectToOpen
+    }
+
     // MARK: - Requests from any thread
 
     func connect() {
         startLock.lock()
         let first = !startRequested
         startRequested = true
+        if first { connectCalledAt = DispatchTime.now() }
         startLock.unlock()
         guard first else {
             Log.warning("transport", "connect() called more than once; ignored")
@@ -71,7 +84,7 @@ final class ConnectionCore: @unchecked Sendable {
     }
 
     func close(code: Int, reason: String) {
-        let request = ConnectionRequests.CloseRequest(code: Self.sendableCloseCode(code), reason: Self.truncatedReason(reason))
+        let request = CloseFrame(sending: code, reason: reason)
         if requests.requestClose(request) { wake() }
     }
 
@@ -107,9 +120,8 @@ final class ConnectionCore: @unchecked Sendable {
         let timeout = options.effectiveConnectTimeout
         connectTimer = loop.schedule(after: timeout) { [self] in connectTimedOut(after: timeout) }
 
-        let trust = TLSTrust.forConnection(secure: endpoint.secure, options: options)
         do {
-            let context = try LWSClientContext.obtain(trust: trust, loop: loop)
+            let context = try LWSClientContext.obtain(loop: loop)
             self.context = context
             context.register(self)
             requests.context = context
@@ -118,11 +130,40 @@ final class ConnectionCore: @unchecked Sendable {
         } catch {
             return finish(.failed(WebSocketError(kind: .other, message: "\(error)")))
         }
-        if endpoint.secure && options.allowInsecureTLS {
-            Log.warning("transport", "TLS certificate verification is disabled for \(endpoint.displayName) (allowInsecureTLS)")
-        }
         if serviceRequests(insideCallback: false) { return }
 
+        guard let trust = TLSTrust.forConnection(secure: endpoint.secure, options: options) else {
+            vhost = context?.plainClientVhost
+            return resolveAndConnect()
+        }
+        if options.allowInsecureTLS {
+            Log.warning("transport", "TLS certificate verification is disabled for \(endpoint.displayName) (allowInsecureTLS)")
+        }
+        if let sslContext = ClientTLSContexts.shared.cached(trust) {
+            return tlsReady(trust, .success(sslContext))
+        }
+        phase = .preparingTLS
+        ClientTLSContexts.shared.obtain(trust) { [self] result in
+            loop.post { [self] in tlsReady(trust, result) }
+        }
+    }
+
+    /// The client SSL_CTX is built (off the loop): set up the vhost and go on.
+    private func tlsReady(_ trust: TLSTrust, _ result: Result<SSLContextHandle, WebSocketError>) {
+        guard phase == .connecting || phase == .preparingTLS, let context else { return }
+        do {
+            vhost = try context.vhost(for: trust, sslContext: result.get())
+        } catch let error as WebSocketError {
+            return finish(.failed(error))
+        } catch {
+            return finish(.failed(WebSocketError(kind: .tls, message: "\(error)")))
+        }
+        phase = .connecting
+        resolveAndConnect()
+    }
+
+    private func resolveAndConnect() {
+        guard let endpoint else { return }
         if endpoint.hostKind == .name {
             phase = .resolving
             HostResolver.resolve(endpoint.host) { [self] result in
@@ -155,6 +196,7 @@ final class ConnectionCore: @unchecked Sendable {
         }
         currentAddress = addresses[nextAddress]
         nextAddress += 1
+        wsiGeneration += 1
         sawTCPConnect = false
         verifyFailure = nil
 
@@ -181,6 +223,7 @@ final class ConnectionCore: @unchecked Sendable {
         defer { free(cAddress); free(cPath); free(cHost); free(cALPN) }
         var info = lws_client_connect_info()
         info.context = handle
+        info.vhost = vhost
         info.address = UnsafePointer(cAddress)
         info.port = Int32(endpoint.port)
         info.ssl_connection = flags
@@ -234,11 +277,24 @@ final class ConnectionCore: @unchecked Sendable {
     }
 
     /// Drops the wsi without a close frame. The terminal event goes out on WSI_DESTROY.
+    ///
+    /// The kill is always synchronous and outside lws callbacks: from inside one it is posted
+    /// to the loop. (lws's own deferred kill, LWS_TO_KILL_ASYNC, waits for lws's GLib idle
+    /// source, which was seen to starve for many seconds under load.)
     private func kill(insideCallback: Bool) {
-        guard let wsi, !killIssued else { return }
+        guard wsi != nil, !killIssued else { return }
         killIssued = true
-        // Inside a callback lws must not free the wsi under its own feet: kill on its next turn.
-        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, insideCallback ? LWS_TO_KILL_ASYNC : LWS_TO_KILL_SYNC)
+        guard !insideCallback else {
+            let generation = wsiGeneration
+            loop.post { [self] in killNow(generation: generation) }
+            return
+        }
+        killNow(generation: wsiGeneration)
+    }
+
+    private func killNow(generation: Int) {
+        guard generation == wsiGeneration, let wsi else { return } // that wsi is already gone
+        lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC)
     }
 
     private func connectTimedOut(after seconds: Double) {
@@ -280,7 +336,7 @@ final class ConnectionCore: @unchecked Sendable {
         if let verifyFailure {
             pendingTerminal = .failed(WebSocketError(kind: .tls, message: "TLS certificate verify failed: \(verifyFailure) (server \(endpoint.displayName))"))
         } else if Self.looksLikeTLS(text) && endpoint.secure {
-            pendingTerminal = .failed(WebSocketError(kind: .tls, message: "TLS handshake with \(endpoint.displayName) failed: \(text)"))
+            pendingTerminal = .failed(WebSocketError(kind: .tls, message: "TLS handshake with \(endpoint.displayName) failed (lws: \(text))"))
         } else if sawTCPConnect {
             pendingTerminal = .failed(WebSocketError(kind: .handshake, message: "WebSocket upgrade with \(endpoint.displayName) failed: \(text.isEmpty ? "no details" : text)"))
         }
@@ -288,28 +344,12 @@ final class ConnectionCore: @unchecked Sendable {
     }
 
     func verifyCertificate(storeContext: OpaquePointer?, preverifyOK: Bool) -> Int32 {
-        guard let storeContext else { return 0 }
-        if options.allowInsecureTLS {
-            X509_STORE_CTX_set_error(storeContext, X509_V_OK)
-            return 0
-        }
-        if !preverifyOK {
-            let code = X509_STORE_CTX_get_error(storeContext)
-            if verifyFailure == nil {
-                verifyFailure = String(cString: X509_verify_cert_error_string(Int(code)))
-            }
-            return 0 // lws fails the handshake
-        }
-        if let endpoint, endpoint.hostKind == .ipv6, X509_STORE_CTX_get_error_depth(storeContext) == 0,
-           let certificate = X509_STORE_CTX_get_current_cert(storeContext) {
-            let address = endpoint.host.split(separator: "%", maxSplits: 1).first.map(String.init) ?? endpoint.host
-            if X509_check_ip_asc(certificate, address, 0) != 1 {
-                X509_STORE_CTX_set_error(storeContext, X509_V_ERR_IP_ADDRESS_MISMATCH)
-                verifyFailure = "IP address mismatch (the certificate does not cover \(address))"
-                return 1 // reject
-            }
-        }
-        return 0
+        guard let storeContext, let endpoint else { return 0 }
+        let check = CertificateCheck(insecure: options.allowInsecureTLS,
+                                     ipv6Literal: endpoint.hostKind == .ipv6 ? endpoint.host : nil)
+        let verdict = check.evaluate(storeContext: storeContext, preverifyOK: preverifyOK)
+        if verifyFailure == nil { verifyFailure = verdict.failure }
+        return verdict.reject ? 1 : 0
     }
 
     func established(_ callbackWsi: OpaquePointer) {
@@ -317,7 +357,11 @@ final class ConnectionCore: @unchecked Sendable {
         phase = .open
         connectTimer?.cancel()
         connectTimer = nil
-        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1e6
+        let now = DispatchTime.now().uptimeNanoseconds
+        startLock.lock()
+        if let connectCalledAt { connectToOpen = Double(now - connectCalledAt.uptimeNanoseconds) / 1e6 }
+        startLock.unlock()
+        let milliseconds = Double(now - startedAt.uptimeNanoseconds) / 1e6
         Log.debug("transport", "WebSocket to \(endpoint?.displayName ?? "?") open after \(Self.format(milliseconds)) ms")
         continuation.yield(.opened)
         serviceRequests(insideCallback: true) // flushes messages queued before the open
@@ -329,7 +373,7 @@ final class ConnectionCore: @unchecked Sendable {
         if isFirst { incoming.isBinary = lws_frame_is_binary(callbackWsi) != 0 }
         guard incoming.append(bytes, limit: options.maxMessageBytes) else {
             Log.warning("transport", "incoming message larger than \(options.maxMessageBytes) bytes; closing with 1009")
-            return closeNow(callbackWsi, ConnectionRequests.CloseRequest(code: 1009, reason: "message too big"))
+            return closeNow(callbackWsi, CloseFrame(code: 1009, reason: "message too big"))
         }
         if lws_is_final_fragment(callbackWsi) != 0 && lws_remaining_packet_payload(callbackWsi) == 0 {
             continuation.yield(incoming.take())
@@ -358,10 +402,16 @@ final class ConnectionCore: @unchecked Sendable {
         return 0
     }
 
-    /// Sends a close frame (lws does it when the callback returns -1) and waits for the peer.
-    private func closeNow(_ callbackWsi: OpaquePointer, _ request: ConnectionRequests.CloseRequest) -> Int32 {
+    /// Sends a close frame (lws does it when the callback returns -1) and waits for the peer,
+    /// at most `closeGraceSeconds`, then drops the socket.
+    private func closeNow(_ callbackWsi: OpaquePointer, _ request: CloseFrame) -> Int32 {
         sentClose = request
         phase = .closing
+        closeTimer = loop.schedule(after: Self.closeGraceSeconds) { [self] in
+            guard phase == .closing, wsi != nil else { return }
+            Log.debug("transport", "no close answer from \(endpoint?.displayName ?? "?") in time; dropping the socket")
+            kill(insideCallback: false)
+        }
         var reason = Array(request.reason.utf8)
         reason.withUnsafeMutableBufferPointer { buffer in
             lws_close_reason(callbackWsi, lws_close_status(rawValue: UInt32(request.code)), buffer.baseAddress, buffer.count)
@@ -371,9 +421,7 @@ final class ConnectionCore: @unchecked Sendable {
 
     func peerInitiatedClose(_ payload: UnsafeRawBufferPointer) {
         guard phase == .open || phase == .closing else { return }
-        let code = payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : 1005
-        let reason = payload.count > 2 ? String(decoding: payload[2...], as: UTF8.self) : ""
-        peerClose = ConnectionRequests.CloseRequest(code: code, reason: reason)
+        peerClose = CloseFrame(payload: payload)
     }
 
     func closed(_ callbackWsi: OpaquePointer) {
@@ -437,6 +485,8 @@ final class ConnectionCore: @unchecked Sendable {
         phase = .finished
         connectTimer?.cancel()
         connectTimer = nil
+        closeTimer?.cancel()
+        closeTimer = nil
         requests.finish()
         context?.unregister(self)
         context = nil
@@ -452,51 +502,8 @@ final class ConnectionCore: @unchecked Sendable {
         return ["ssl", "tls", "certificate", "x509"].contains { lowered.contains($0) }
     }
 
-    /// Close codes we may put on the wire (RFC 6455 §7.4); anything else becomes 1000.
-    static func sendableCloseCode(_ code: Int) -> Int {
-        switch code {
-        case 1000...1003, 1007...1014, 3000...4999:
-            return code
-        default:
-            Log.warning("transport", "close code \(code) cannot be sent; using 1000")
-            return 1000
-        }
-    }
-
-    /// A close reason must fit in 123 bytes of UTF-8; cut on a character boundary.
-    static func truncatedReason(_ reason: String) -> String {
-        var result = ""
-        for character in reason {
-            guard result.utf8.count + String(character).utf8.count <= 123 else { break }
-            result.append(character)
-        }
-        return result
-    }
+    /// How long a close handshake may take before the socket is dropped (lws waits ~5 s).
+    static let closeGraceSeconds = 7.0
 
     private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
-}
-
-/// A message being reassembled from fragments (binary ones are only counted).
-struct IncomingMessage {
-    var isBinary = false
-    private var text: [UInt8] = []
-    private var byteCount = 0
-    private var started = false
-
-    var isEmpty: Bool { !started }
-
-    /// Appends a fragment; false if the message would exceed `limit`.
-    mutating func append(_ fragment: UnsafeRawBufferPointer, limit: Int) -> Bool {
-        started = true
-        guard byteCount + fragment.count <= limit else { return false }
-        byteCount += fragment.count
-        if !isBinary { text.append(contentsOf: fragment) }
-        return true
-    }
-
-    /// The complete message as an event; resets for the next one.
-    mutating func take() -> WebSocketEvent {
-        defer { self = IncomingMessage() }
-        return isBinary ? .binary(byteCount: byteCount) : .text(String(decoding: text, as: UTF8.self))
-    }
 }

@@ -4,16 +4,10 @@ import Foundation
 /// What other threads ask of one connection: outgoing messages, close, abort. The loop thread
 /// picks these up when woken (`lws_cancel_service`, or a posted job before lws is involved).
 final class ConnectionRequests: @unchecked Sendable {
-    /// A close the user asked for.
-    struct CloseRequest: Sendable, Equatable {
-        let code: Int
-        let reason: String
-    }
-
     private let lock = NSLock()
     /// Text payloads, each already preceded by LWS_PRE bytes of headroom for lws_write.
     private var outbox: [[UInt8]] = []
-    private var close: CloseRequest?
+    private var close: CloseFrame?
     private var abort = false
     private var accepting = true
     private var wakeRequested = false
@@ -31,7 +25,7 @@ final class ConnectionRequests: @unchecked Sendable {
     }
 
     /// Records a close request (the first one wins). Returns true when the loop must be woken.
-    func requestClose(_ request: CloseRequest) -> Bool {
+    func requestClose(_ request: CloseFrame) -> Bool {
         lock.lock(); defer { lock.unlock() }
         guard close == nil, !abort else { return false }
         close = request
@@ -52,7 +46,7 @@ final class ConnectionRequests: @unchecked Sendable {
     }
 
     /// Called by the loop when it services the connection: clears the wake flag.
-    func beginService() -> (hasOutgoing: Bool, close: CloseRequest?, abort: Bool) {
+    func beginService() -> (hasOutgoing: Bool, close: CloseFrame?, abort: Bool) {
         lock.lock(); defer { lock.unlock() }
         wakeRequested = false
         return (!outbox.isEmpty, close, abort)
@@ -70,7 +64,7 @@ final class ConnectionRequests: @unchecked Sendable {
         return !outbox.isEmpty || close != nil
     }
 
-    var closeRequest: CloseRequest? {
+    var closeRequest: CloseFrame? {
         lock.lock(); defer { lock.unlock() }
         return close
     }

@@ -1,50 +1,40 @@
-import CSSL
 import CWebSockets
 import Foundation
 import MainLoop
 
-/// The TLS trust settings a libwebsockets context is built with (one context per distinct value).
+/// The TLS trust settings a client TLS configuration is built with (one per distinct value).
 struct TLSTrust: Hashable, Sendable {
-    /// Whether the context sets up client TLS at all.
-    let usesTLS: Bool
     /// PEM CA bundle replacing the system CAs, or nil for the system CAs.
     let caFile: String?
     /// Accept any server certificate.
     let insecure: Bool
 
-    /// For wss:// connections.
-    init(caFile: String?, insecure: Bool) {
-        usesTLS = true
-        self.caFile = caFile
-        self.insecure = insecure
-    }
-
-    private init() {
-        usesTLS = false
-        caFile = nil
-        insecure = false
-    }
-
-    /// For ws:// connections: no TLS, so no OpenSSL context and no CA store to load
-    /// (loading the system CAs is most of a TLS context's creation cost).
-    static let plain = TLSTrust()
-
-    /// The trust a connection to `url` needs.
-    static func forConnection(secure: Bool, options: WebSocketOptions) -> TLSTrust {
-        secure ? TLSTrust(caFile: options.caFile, insecure: options.allowInsecureTLS) : .plain
+    /// The trust a connection needs: nil for ws:// (no TLS at all).
+    static func forConnection(secure: Bool, options: WebSocketOptions) -> TLSTrust? {
+        secure ? TLSTrust(caFile: options.caFile, insecure: options.allowInsecureTLS) : nil
     }
 }
 
-/// One libwebsockets context, driven by one `MainLoop` (LWS_SERVER_OPTION_GLIB with the loop's
-/// GMainLoop as foreign loop) and built for one `TLSTrust`.
+/// The libwebsockets context of one `MainLoop` (LWS_SERVER_OPTION_GLIB with the loop's
+/// GMainLoop as foreign loop), with one client vhost per `TLSTrust`.
+///
+/// Why one context with vhosts rather than one context per TLS configuration: in lws 4.1.6
+/// every context created with LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT re-allocates the process-wide
+/// OpenSSL ex_data index lws uses to find the wsi of an SSL object, so creating another TLS
+/// context breaks certificate verification of handshakes already in flight (reproduced as
+/// sporadic TLS failures). The context is therefore created without that option (the index
+/// stays at OpenSSL's reserved app-data slot 0) and each TLS configuration gets its own vhost
+/// around a client SSL_CTX that `ClientTLSContexts` built off the loop thread.
 ///
 /// Created, used and destroyed on the loop thread only; other threads may only call
-/// `cancelService()`. Creating one costs tens of milliseconds (OpenSSL init, CA store), so
-/// contexts are cached per (loop, trust) and live until the loop stops.
+/// `cancelService()`. The context and its vhosts are cached until the loop stops.
 final class LWSClientContext: @unchecked Sendable {
-    let trust: TLSTrust
     /// The lws_context*; nil once destroyed.
     private(set) var handle: OpaquePointer?
+    /// The vhost of ws:// connections (created with the context, no TLS).
+    private var plainVhost: OpaquePointer?
+    /// One vhost per TLS configuration, created on first use.
+    private var tlsVhosts: [TLSTrust: OpaquePointer] = [:]
     /// Live connections, for the broadcast EVENT_WAIT_CANCELLED (loop-confined).
     private var connections: [ObjectIdentifier: ConnectionCore] = [:]
     /// Guards `handle` for `cancelService()` against destruction.
@@ -55,9 +45,9 @@ final class LWSClientContext: @unchecked Sendable {
     private let protocols: UnsafeMutablePointer<lws_protocols>
     private let protocolName: UnsafeMutablePointer<CChar>
     private let foreignLoops: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    private var vhostNames: [UnsafeMutablePointer<CChar>] = []
 
-    private init(trust: TLSTrust) {
-        self.trust = trust
+    private init() {
         protocolName = strdup("wcs-transport")!
         protocols = .allocate(capacity: 2)
         protocols.initialize(repeating: lws_protocols(), count: 2) // [ours, zeroed terminator]
@@ -73,31 +63,31 @@ final class LWSClientContext: @unchecked Sendable {
         protocols.deallocate()
         foreignLoops.deallocate()
         free(protocolName)
+        vhostNames.forEach { free($0) }
     }
 
-    // MARK: - Cache
+    // MARK: - Creation (loop thread)
 
-    /// The context for `trust` on `loop`, created on first use. Loop thread only.
-    static func obtain(trust: TLSTrust, loop: MainLoop) throws -> LWSClientContext {
-        if let existing = LWSContextCache.shared.context(trust: trust, loop: loop) { return existing }
-        let context = try create(trust: trust, loop: loop)
-        LWSContextCache.shared.insert(context, loop: loop)
+    /// The context of `loop`, created on first use. Loop thread only.
+    static func obtain(loop: MainLoop) throws -> LWSClientContext {
+        if let existing = LWSContextCache.shared.context(loop: loop) { return existing }
+        let context = try create(loop: loop)
+        guard LWSContextCache.shared.insert(context, loop: loop) else {
+            context.destroy()
+            throw WebSocketError(kind: .other, message: "the main loop '\(loop.name)' is stopping")
+        }
         return context
     }
 
-    private static func create(trust: TLSTrust, loop: MainLoop) throws -> LWSClientContext {
+    private static func create(loop: MainLoop) throws -> LWSClientContext {
         LWSLogBridge.install()
-        if let caFile = trust.caFile { try validateCAFile(caFile) }
-        let box = LWSClientContext(trust: trust)
+        let box = LWSClientContext()
         box.foreignLoops.pointee = UnsafeMutableRawPointer(loop.loop)
 
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
         info.protocols = UnsafePointer(box.protocols)
-        var options = LWS_SERVER_OPTION_GLIB
-        if trust.usesTLS { options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT }
-        if trust.caFile != nil { options |= LWS_SERVER_OPTION_DISABLE_OS_CA_CERTS }
-        info.options = UInt64(options)
+        info.options = UInt64(LWS_SERVER_OPTION_GLIB) // no DO_SSL_GLOBAL_INIT here: see the type's doc
         info.foreign_loops = box.foreignLoops
         info.user = Unmanaged.passUnretained(box).toOpaque()
         // Our own timer enforces connectTimeout; keep lws's timeouts out of its way.
@@ -107,34 +97,45 @@ final class LWSClientContext: @unchecked Sendable {
         info.uid = -1
 
         let started = DispatchTime.now()
-        let handle: OpaquePointer? = withOptionalCString(trust.caFile) { caPath in
-            info.client_ssl_ca_filepath = caPath
-            return lws_create_context(&info)
-        }
-        guard let handle else {
+        guard let handle = lws_create_context(&info) else {
             throw WebSocketError(kind: .other, message: "could not create the libwebsockets client context (see the lws log)")
         }
         box.handle = handle
-        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
-        Log.debug("transport", "lws context created in \(String(format: "%.1f", milliseconds)) ms "
-                  + (trust.usesTLS ? "(TLS, CAs: \(trust.caFile ?? "system"), insecure: \(trust.insecure))" : "(no TLS)"))
+        box.plainVhost = lws_get_vhost_by_name(handle, "default")
+        Log.debug("transport", "lws context created in \(formatMilliseconds(since: started)) ms")
         return box
     }
 
-    /// Fails early, with a clear message, when the CA bundle cannot be used.
-    private static func validateCAFile(_ path: String) throws {
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw WebSocketError(kind: .tls, message: "CA file '\(path)' does not exist or is not readable")
+    /// The vhost of connections without TLS.
+    var plainClientVhost: OpaquePointer? { plainVhost }
+
+    /// The vhost of `trust`, created on first use around `sslContext` (built off the loop by
+    /// `ClientTLSContexts`); creating it is cheap.
+    func vhost(for trust: TLSTrust, sslContext: SSLContextHandle) throws -> OpaquePointer {
+        if let existing = tlsVhosts[trust] { return existing }
+        guard let handle else {
+            throw WebSocketError(kind: .other, message: "the libwebsockets context is already destroyed")
         }
-        guard let sslContext = SSL_CTX_new(TLS_client_method()) else {
-            throw WebSocketError(kind: .tls, message: "could not create an OpenSSL context to check '\(path)'")
+        let name = strdup("tls-\(tlsVhosts.count)")!
+        vhostNames.append(name) // lws keeps the name pointer
+        var info = lws_context_creation_info()
+        info.port = CONTEXT_PORT_NO_LISTEN
+        info.protocols = UnsafePointer(protocols)
+        info.vhost_name = UnsafePointer(name)
+        // Needed for lws to take the client SSL_CTX at all; on a vhost it does not redo the
+        // global init (see the type's doc).
+        info.options = UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT)
+        info.provided_client_ssl_ctx = sslContext.pointer
+        info.connect_timeout_secs = 300
+        guard let vhost = lws_create_vhost(handle, &info) else {
+            throw WebSocketError(kind: .tls, message: "could not set up a TLS client vhost (see the lws log)")
         }
-        defer { SSL_CTX_free(sslContext) }
-        ERR_clear_error()
-        guard SSL_CTX_load_verify_locations(sslContext, path, nil) == 1 else {
-            ERR_clear_error()
-            throw WebSocketError(kind: .tls, message: "CA file '\(path)' holds no usable PEM certificate")
-        }
+        tlsVhosts[trust] = vhost
+        return vhost
+    }
+
+    private static func formatMilliseconds(since start: DispatchTime) -> String {
+        String(format: "%.1f", Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
     }
 
     // MARK: - Connections (loop thread)
@@ -147,8 +148,10 @@ final class LWSClientContext: @unchecked Sendable {
         connections[ObjectIdentifier(connection)] = nil
     }
 
-    /// EVENT_WAIT_CANCELLED: let every live connection pick up what other threads asked for.
-    func serviceAll() {
+    /// EVENT_WAIT_CANCELLED, which lws broadcasts once per vhost: act on the plain vhost's copy
+    /// only, and let every live connection pick up what other threads asked for.
+    func serviceAll(broadcastVhost: OpaquePointer?) {
+        guard broadcastVhost == nil || broadcastVhost == plainVhost else { return }
         for connection in Array(connections.values) {
             connection.serviceRequests(insideCallback: true)
         }
@@ -174,6 +177,8 @@ final class LWSClientContext: @unchecked Sendable {
         guard let handle else { return }
         lws_context_destroy(handle)
         self.handle = nil
+        plainVhost = nil
+        tlsVhosts.removeAll()
         for connection in Array(connections.values) {
             connection.contextDestroyed()
         }
@@ -181,43 +186,32 @@ final class LWSClientContext: @unchecked Sendable {
     }
 }
 
-/// Every live context, per loop. A loop's contexts are destroyed by its stop handler.
+/// The context of every loop that has one. A loop's context is destroyed by its stop handler.
 final class LWSContextCache: @unchecked Sendable {
     static let shared = LWSContextCache()
 
-    private struct Key: Hashable {
-        let loop: ObjectIdentifier
-        let trust: TLSTrust
-    }
-
     private let lock = NSLock()
-    private var contexts: [Key: LWSClientContext] = [:]
-    private var loopsWithStopHandler: Set<ObjectIdentifier> = []
+    private var contexts: [ObjectIdentifier: LWSClientContext] = [:]
 
-    func context(trust: TLSTrust, loop: MainLoop) -> LWSClientContext? {
+    func context(loop: MainLoop) -> LWSClientContext? {
         lock.lock(); defer { lock.unlock() }
-        return contexts[Key(loop: ObjectIdentifier(loop), trust: trust)]
+        return contexts[ObjectIdentifier(loop)]
     }
 
-    func insert(_ context: LWSClientContext, loop: MainLoop) {
+    /// Caches `context` until `loop` stops; false if the loop is already stopping.
+    func insert(_ context: LWSClientContext, loop: MainLoop) -> Bool {
         let loopID = ObjectIdentifier(loop)
-        lock.lock()
-        contexts[Key(loop: loopID, trust: context.trust)] = context
-        let needsHandler = loopsWithStopHandler.insert(loopID).inserted
-        lock.unlock()
-        if needsHandler {
-            loop.addStopHandler { [self] in destroyAll(loop: loopID) }
+        let registered = loop.addStopHandler { [self] in
+            lock.lock()
+            let doomed = contexts.removeValue(forKey: loopID)
+            lock.unlock()
+            doomed?.destroy()
         }
-    }
-
-    /// Runs on the stopping loop's thread.
-    private func destroyAll(loop: ObjectIdentifier) {
+        guard registered else { return false }
         lock.lock()
-        let keys = contexts.keys.filter { $0.loop == loop }
-        let doomed = keys.compactMap { contexts.removeValue(forKey: $0) }
-        loopsWithStopHandler.remove(loop)
+        contexts[loopID] = context
         lock.unlock()
-        for context in doomed { context.destroy() }
+        return true
     }
 }
 

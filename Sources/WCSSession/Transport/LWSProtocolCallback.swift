@@ -12,7 +12,7 @@ let lwsProtocolCallback: @convention(c) (OpaquePointer?, lws_callback_reasons, U
     guard let wsi else { return 0 }
     if reason == LWS_CALLBACK_EVENT_WAIT_CANCELLED {
         if let context = lws_get_context(wsi), let owner = lws_context_user(context) {
-            Unmanaged<LWSClientContext>.fromOpaque(owner).takeUnretainedValue().serviceAll()
+            Unmanaged<LWSClientContext>.fromOpaque(owner).takeUnretainedValue().serviceAll(broadcastVhost: lws_get_vhost(wsi))
         }
         return 0
     }

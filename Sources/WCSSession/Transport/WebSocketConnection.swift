@@ -54,17 +54,32 @@ public final class WebSocketConnection: @unchecked Sendable {
         core.abort()
     }
 
-    /// Creates the libwebsockets context for these options' TLS settings ahead of time, so the
-    /// first `connect()` does not pay for it (tens of milliseconds). Returns immediately;
-    /// failures are logged and reported again by `connect()`.
+    /// Sets up, ahead of time, the loop's libwebsockets context and the client TLS configuration
+    /// these options need (loading the system CA store alone takes 30-150 ms), so the first
+    /// `connect()` does not pay for it. Returns immediately; failures are logged and reported
+    /// again by `connect()`.
     public static func prewarm(options: WebSocketOptions, loop: MainLoop = .shared) {
-        let trust = TLSTrust.forConnection(secure: options.url.lowercased().hasPrefix("wss:"), options: options)
-        loop.post {
-            do {
-                _ = try LWSClientContext.obtain(trust: trust, loop: loop)
-            } catch {
-                Log.warning("transport", "prewarming the WebSocket context failed: \(error)")
+        let secure = options.url.lowercased().hasPrefix("wss:")
+        let trust = TLSTrust.forConnection(secure: secure, options: options)
+        guard let trust else {
+            loop.post { prewarmContext(loop: loop) { _ in } }
+            return
+        }
+        ClientTLSContexts.shared.obtain(trust) { result in
+            loop.post {
+                prewarmContext(loop: loop) { context in
+                    _ = try context.vhost(for: trust, sslContext: result.get())
+                }
             }
+        }
+    }
+
+    /// Creates the loop's lws context (and whatever `then` sets up in it); failures are logged.
+    private static func prewarmContext(loop: MainLoop, then: (LWSClientContext) throws -> Void) {
+        do {
+            try then(LWSClientContext.obtain(loop: loop))
+        } catch {
+            Log.warning("transport", "prewarming the WebSocket transport failed: \(error)")
         }
     }
 }

@@ -53,5 +53,6 @@ public struct WebSocketError: Error, Sendable, Equatable, CustomStringConvertibl
         self.message = message
     }
 
+    /// "kind: message", e.g. "tls: TLS certificate verify failed: ...".
     public var description: String { "\(kind): \(message)" }
 }

@@ -1,5 +1,6 @@
 """Call flows: simulated incoming INVITEs, the client's outgoing calls, answer, hold, DTMF, transfer, hangup."""
 from __future__ import annotations
+import re
 
 import asyncio
 import logging
@@ -98,11 +99,11 @@ class CallManager:
     # -- incoming calls (SIP side, via the control API) -------------------------------------------
 
     async def ring(self, login: str, caller: str, display_name: Optional[str], source: Optional[str],
-                   ring_timeout: Optional[float]) -> Call:
+                   ring_timeout: Optional[float], fault: Optional[str] = None) -> Call:
         """A simulated INVITE from `caller` to `login`; returns the call (state ringing or failed)."""
         call = Call(id=self.emulator.new_call_id(), direction="incoming", login=login, caller=caller,
                     callee=login, visible_name=display_name or caller,
-                    source=source or self.emulator.settings.media_source)
+                    source=source or self.emulator.settings.media_source, fault=fault)
         self.calls[call.id] = call
         session = self.emulator.sessions.registered_for(login)
         if session is None:
@@ -112,7 +113,7 @@ class CallManager:
         call.session_id = session.id
         session.call_ids.append(call.id)
         try:
-            call.offer_sdp = await self.emulator.engine.make_offer(call)
+            call.offer_sdp = inject_offer_fault(await self.emulator.engine.make_offer(call), fault)
         except MediaError as error:
             call.state, call.end_reason, call.finish_info = FAILED, "media_failed", error.info
             call.ended_at = time.time()
@@ -160,7 +161,7 @@ class CallManager:
         if call is None or not call.incoming:
             return
         try:
-            await self.emulator.engine.take_answer(call, obj.get("sdp"))
+            await self.emulator.engine.take_answer(call, inject_answer_fault(obj.get("sdp"), call.fault))
         except MediaError as error:
             log.warning("call %s: answer rejected: %s", call.id, error)
             await self.finish(call, "FAILED", error.info, "media_failed")
@@ -301,3 +302,25 @@ class CallManager:
             call = self.calls.get(call_id)
             if call is not None and call.live:
                 await self.finish(call, "FINISH", NORMAL_CLEARING, reason)
+
+
+def inject_offer_fault(sdp: str, fault: Optional[str]) -> str:
+    """Media faults for tests (POST /ring {"fault"}): `fingerprint` advertises a fingerprint that is
+    not our certificate's; `unreachable` advertises our candidates on a port nobody listens on."""
+    if fault == "fingerprint":
+        def forge(match):
+            digest = match.group(2)
+            flipped = ("00" if digest[:2] != "00" else "11") + digest[2:]
+            return match.group(1) + flipped
+        return re.sub(r"(a=fingerprint:\S+ )([0-9A-Fa-f:]+)", forge, sdp)
+    if fault == "unreachable":
+        return re.sub(r"(a=candidate:\S+ \d+ \S+ \d+ \S+ )(\d+)", lambda m: m.group(1) + "9", sdp)
+    return sdp
+
+
+def inject_answer_fault(sdp, fault: Optional[str]):
+    """With `unreachable`, the client's candidates are ignored too, so neither side can reach the other."""
+    if fault == "unreachable" and isinstance(sdp, str):
+        return "".join(line for line in sdp.splitlines(keepends=True)
+                       if not line.startswith(("a=candidate:", "a=end-of-candidates")))
+    return sdp

@@ -232,7 +232,10 @@ class ControlApi:
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
                                     or timeout <= 0):
             raise ApiError(400, "'ring_timeout' must be a number > 0")
-        call = await self.emu.calls.ring(login, caller, display, source, timeout)
+        fault = _text(body, "fault", required=False)
+        if fault not in (None, "fingerprint", "unreachable"):
+            raise ApiError(400, "'fault' must be fingerprint or unreachable")
+        call = await self.emu.calls.ring(login, caller, display, source, timeout, fault)
         return {"callId": call.id, "uuid": call.uuid, "state": call.state, "pushed": call.pushed,
                 "session": call.session_id, "reason": call.end_reason}
 

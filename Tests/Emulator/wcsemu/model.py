@@ -88,6 +88,7 @@ class Call:
     transfer_status: Optional[str] = None
     pushed: bool = False
     source: Optional[str] = None
+    fault: Optional[str] = None  # media fault to inject: fingerprint | unreachable (POST /ring)
     created: float = dataclasses.field(default_factory=time.time)
     answered_at: Optional[float] = None
     ended_at: Optional[float] = None

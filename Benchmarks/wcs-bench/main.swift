@@ -1,0 +1,22 @@
+import AudioPipe
+import Foundation
+
+// wcs-bench: in-process media figures for `make bench` (release build).
+// Prints one JSON object: Opus encode/decode cost per 20 ms frame, and a two-party loopback call.
+let frames = 3000
+let codec = CodecBenchmark.run(frames: frames)
+var result: [String: Any] = [
+    "opus_encode_us_per_frame": (codec.encodeMicros * 10).rounded() / 10,
+    "opus_decode_us_per_frame": (codec.decodeMicros * 10).rounded() / 10,
+]
+do {
+    let call = try await CallMediaBenchmark.run(seconds: 5)
+    result["loopback_call_seconds"] = call.mediaSeconds
+    result["loopback_call_cpu_percent_of_one_core_two_parties"] = (call.cpuPercentOfOneCore * 10).rounded() / 10
+    if let first = call.answerToFirstAudio { result["loopback_answer_to_first_audio_ms"] = (first * 10000).rounded() / 10 }
+    result["loopback_packets_each_way"] = [call.offererSent, call.answererSent]
+} catch {
+    result["loopback_call_error"] = "\(error)"
+}
+let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
+print(String(decoding: data, as: UTF8.self))
