@@ -21,6 +21,10 @@ extension CallMediaTests {
         func weAnswer(includeCandidates: Bool) async throws {
             let outcome = try await call(weOffer: false, includeCandidates: includeCandidates)
             check(outcome)
+            // Without candidates in our SDP aiortc can only learn our address from our checks.
+            let pair = outcome.theirStats["pair"] as? [String: Any]
+            let remoteType = (pair?["remote"] as? [String: Any])?["type"] as? String
+            #expect(remoteType == (includeCandidates ? "host" : "prflx"), "aiortc pair \(String(describing: pair))")
         }
 
         @Test("We offer and aiortc answers: 440 Hz reaches us, our 880 Hz reaches aiortc")
