@@ -72,6 +72,22 @@ final class CallAudioEngine: @unchecked Sendable {
         thread.stop()
     }
 
+    /// Tells the peer our stream ends: an RR + SDES + BYE compound (RFC 3550 section 6.6).
+    /// Call after `stop()`, once.
+    func sendGoodbye() {
+        guard setup.sends else { return }
+        do {
+            let compound = try RTCPPacket.serializeCompound([
+                .receiverReport(RTCPReceiverReport(ssrc: setup.ssrc)),
+                .sourceDescription(RTCPSourceDescription(ssrc: setup.ssrc, cname: setup.cname)),
+                .goodbye(RTCPGoodbye(sources: [setup.ssrc])),
+            ])
+            setup.send(try setup.srtp.protectRTCP(compound))
+        } catch {
+            Log.debug("call", "RTCP BYE not sent: \(error)")
+        }
+    }
+
     // MARK: - Tick
 
     private func tick(now: Double, skipped: Int) {

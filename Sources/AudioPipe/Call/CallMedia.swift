@@ -137,8 +137,9 @@ public final class CallMedia: @unchecked Sendable {
             }
             return negotiatedAudio
         }
-        guard negotiated.telephoneEventPT != nil, try sendState.enqueueDTMF(digits) else { throw CallMediaError.dtmfNotNegotiated }
+        guard negotiated.telephoneEventPT != nil else { throw CallMediaError.dtmfNotNegotiated }
         guard negotiated.localDirection.sends else { throw CallMediaError.invalidState("the negotiated direction does not let us send") }
+        guard try sendState.enqueueDTMF(digits) else { throw CallMediaError.dtmfNotNegotiated }
     }
 
     /// Whether silence (or, with Opus DTX, nothing) is sent instead of the source. The source is
@@ -178,6 +179,7 @@ public final class CallMedia: @unchecked Sendable {
             result.remotePacketsLost = snapshot.remoteReport.map { Int($0.cumulativeLost) }
             result.remoteFractionLost = snapshot.remoteReport.map { Double($0.fractionLost) / 256 }
             result.rtcpReceived = snapshot.rtcpReceived
+            result.goodbyeReceived = snapshot.goodbyeReceived
             result.packetsDiscarded = snapshot.packetsDiscarded
             result.framesDecoded = snapshot.framesDecoded
             result.concealedFrames = snapshot.jitter?.concealed ?? 0
@@ -190,13 +192,15 @@ public final class CallMedia: @unchecked Sendable {
     /// Ends the call's media: stops the audio thread, closes DTLS (close_notify), ICE, the source
     /// and the sink, then reports `.closed` and ends `events`. Idempotent; safe from any thread.
     public func close() {
-        let parts: RunningParts? = lock.withLock {
-            if case .closed = phase { return nil }
+        let (parts, wasRunning): (RunningParts?, Bool) = lock.withLock {
+            if case .closed = phase { return (nil, false) }
+            let running = if case .negotiated = phase { true } else { false }
             phase = .closed
-            return runningParts
+            return (runningParts, running)
         }
         guard let parts else { return }
         parts.engine?.stop()
+        if wasRunning { parts.engine?.sendGoodbye() }
         if let transport = parts.transport { loop.sync { transport.shutdown() } }
         parts.ice?.close()
         source.close()
