@@ -74,7 +74,7 @@ public final class CallMedia: @unchecked Sendable {
     /// reported as `.failed`. Call once, on a fresh `CallMedia`.
     public func answer(offer: String) async throws -> String {
         let started = MonotonicTime.now()
-        try begin(from: "answer(offer:)") { if case .idle = $0 { true } else { false } }
+        try begin(from: "answer(offer:)")
         do {
             _ = try CallNegotiation.answer(to: offer, local: CallNegotiation.placeholderCapabilities(configuration: configuration))
             let ice = try createICE(controlling: false)
@@ -90,7 +90,7 @@ public final class CallMedia: @unchecked Sendable {
     /// Creates our offer for an outgoing call (we are ICE-controlling) after gathering
     /// candidates. Pass the peer's answer to `applyAnswer(_:)`. Call once, on a fresh `CallMedia`.
     public func makeOffer() async throws -> String {
-        try begin(from: "makeOffer()") { if case .idle = $0 { true } else { false } }
+        try begin(from: "makeOffer()")
         do {
             let ice = try createICE(controlling: true)
             let local = try await gather(ice)
@@ -216,11 +216,11 @@ public final class CallMedia: @unchecked Sendable {
 
     // MARK: - Setup
 
-    /// Moves from a phase `allowed` accepts to `.gathering`, or throws `.invalidState`.
-    private func begin(from method: String, allowed: (Phase) -> Bool) throws(CallMediaError) {
+    /// Moves a fresh call (`.idle`) to `.gathering`, or throws `.invalidState`.
+    private func begin(from method: String) throws(CallMediaError) {
         try configuration.validate()
         try locked { () throws(CallMediaError) in
-            guard allowed(phase) else { throw .invalidState("\(method) on call media that already started or closed") }
+            guard case .idle = phase else { throw .invalidState("\(method) on call media that already started or closed") }
             phase = .gathering
         }
     }
