@@ -23,7 +23,7 @@ extension CallMediaTests {
             #expect(answererHeard.hasFrequency(440), "answerer heard \(answererHeard)")
             for heard in [offererHeard, answererHeard] {
                 #expect(heard.rmsDBFS > -15, "level \(heard)")
-                #expect(heard.snrDB > 15, "tone to noise \(heard)")
+                #expect(heard.cleanSNRDB > 20, "tone to noise \(heard)")
             }
 
             for (stats, peer) in [(offererStats, answererStats), (answererStats, offererStats)] {
@@ -102,14 +102,16 @@ extension CallMediaTests {
             #expect(throws: CallMediaError.dtmfNotNegotiated) { try pair.offerer.sendDTMF("1") }
         }
 
-        @Test("A peer that goes away is reported as a media timeout")
+        @Test("A peer that closes sends RTCP BYE, and its silence is reported as a media timeout")
         func mediaTimeout() async throws {
             var offerer = CallMediaTestSupport.configuration()
             offerer.mediaTimeout = 1
             let pair = try await CallPair.connect(offerer: offerer)
             defer { pair.close() }
             #expect(await pair.waitForAudio())
+            #expect(!pair.offerer.statistics().goodbyeReceived)
             pair.answerer.close()
+            #expect(await CallMediaTestSupport.wait(timeout: 10) { pair.offerer.statistics().goodbyeReceived })
             #expect(await pair.offererLog.wait(for: .mediaTimeout, timeout: 10))
             #expect(pair.offererLog.failures.isEmpty)
         }

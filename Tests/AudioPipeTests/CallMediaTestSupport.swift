@@ -113,8 +113,14 @@ final class ArraySink: AudioSink, @unchecked Sendable {
 struct ToneReport: CustomStringConvertible {
     let frequency: Double?
     let rmsDBFS: Double
-    /// Power at the expected frequency over everything else, in dB.
-    let snrDB: Double
+    /// Tone power over the rest of the power, in dB, for each 100 ms block (sorted ascending).
+    let blockSNRs: [Double]
+    /// The median of `blockSNRs`.
+    var snrDB: Double { blockSNRs.isEmpty ? -120 : blockSNRs[blockSNRs.count / 2] }
+    /// The SNR that the best quarter of the blocks reach. A broken audio path (wrong codec
+    /// framing, byte order, resampling) spoils every block; a heavily loaded machine makes the
+    /// jitter buffer stretch and skip, and each phase jump spoils only its own block.
+    var cleanSNRDB: Double { blockSNRs.isEmpty ? -120 : blockSNRs[blockSNRs.count * 3 / 4] }
 
     /// Analyses the `seconds` of `samples` that end `endingBefore` samples before the end.
     init(_ samples: [Int16], expected: Double, seconds: Double = 1, endingBefore: Int = 0) {
@@ -123,11 +129,17 @@ struct ToneReport: CustomStringConvertible {
         let levels = AudioLevels.measure(window)
         frequency = levels.dominantFrequency
         rmsDBFS = levels.rmsDBFS
-        let tone = 2 * window.withUnsafeBufferPointer {
-            SpectrumAnalysis.goertzelPower($0, frequency: expected, sampleRate: AudioPipe.sampleRate)
-        }
-        let total = window.reduce(0.0) { $0 + (Double($1) / 32_768) * (Double($1) / 32_768) } / Double(max(1, window.count))
-        snrDB = 10 * log10(max(tone, 1e-12) / max(total - tone, 1e-12))
+        let block = AudioPipe.sampleRate / 10
+        blockSNRs = stride(from: 0, to: window.count - block + 1, by: block).map { start in
+            window[start..<(start + block)].withUnsafeBufferPointer { Self.toneToNoise($0, frequency: expected) }
+        }.sorted()
+    }
+
+    /// Tone power (Goertzel) over the rest of the power of `samples`, in dB.
+    private static func toneToNoise(_ samples: UnsafeBufferPointer<Int16>, frequency: Double) -> Double {
+        let tone = 2 * SpectrumAnalysis.goertzelPower(samples, frequency: frequency, sampleRate: AudioPipe.sampleRate)
+        let total = samples.reduce(0.0) { $0 + (Double($1) / 32_768) * (Double($1) / 32_768) } / Double(max(1, samples.count))
+        return 10 * log10(max(tone, 1e-12) / max(total - tone, 1e-12))
     }
 
     /// Whether the dominant frequency is within `tolerance` Hz of `expected`.
@@ -136,7 +148,8 @@ struct ToneReport: CustomStringConvertible {
     }
 
     var description: String {
-        String(format: "%@ Hz, %.1f dBFS, SNR %.1f dB", frequency.map { String(format: "%.1f", $0) } ?? "no pitch", rmsDBFS, snrDB)
+        String(format: "%@ Hz, %.1f dBFS, SNR %.1f dB (best quarter %.1f dB)", frequency.map { String(format: "%.1f", $0) } ?? "no pitch",
+               rmsDBFS, snrDB, cleanSNRDB)
     }
 }
 

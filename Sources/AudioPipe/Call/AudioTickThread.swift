@@ -30,20 +30,21 @@ final class AudioTickThread: @unchecked Sendable {
     private var tick: Tick?
     private var threadID: pthread_t?
 
-    /// A thread named `name` (visible in `top -H`) that will call `tick`; nothing runs before `start()`.
-    init(name: String, periodNanoseconds: Int = 20_000_000, maximumCatchUp: Int = 10, tick: @escaping Tick) {
+    /// A thread named `name` (visible in `top -H`); nothing runs before `start(_:)`.
+    init(name: String, periodNanoseconds: Int = 20_000_000, maximumCatchUp: Int = 10) {
         self.name = name
         self.periodNanoseconds = periodNanoseconds
         self.maximumCatchUp = maximumCatchUp
-        self.tick = tick
     }
 
-    /// Starts the thread; the first tick runs at once. Does nothing after `start()` or `stop()`.
-    func start() {
+    /// Starts the thread, which calls `tick` at once and then every period. Does nothing after a
+    /// first `start(_:)` or after `stop()`, so a `stop()` that races ahead of `start(_:)` wins.
+    func start(_ tick: @escaping Tick) {
         lock.lock()
         defer { lock.unlock() }
         guard !started, !stopped else { return }
         started = true
+        self.tick = tick
         running.store(true, ordering: .sequentiallyConsistent)
         let thread = Thread { [self] in run() }
         thread.name = name

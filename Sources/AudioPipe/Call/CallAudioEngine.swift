@@ -32,7 +32,7 @@ final class CallAudioEngine: @unchecked Sendable {
     }
 
     private let setup: Setup
-    private var thread: AudioTickThread?
+    private let thread = AudioTickThread(name: "wcs-audio")
 
     // Audio thread only.
     private var packetizer: RTPPacketizer
@@ -60,18 +60,32 @@ final class CallAudioEngine: @unchecked Sendable {
         rtcpScheduler = RTCPScheduler(minimumInterval: setup.rtcpMinimumInterval)
     }
 
-    /// Starts the audio thread (named `wcs-audio-<ssrc>`).
+    /// Starts the audio thread (named `wcs-audio`). Does nothing after `stop()`.
     func start() {
-        let thread = AudioTickThread(name: "wcs-audio") { [self] now, skipped in
+        thread.start { [self] now, skipped in
             tick(now: now, skipped: skipped)
         }
-        self.thread = thread
-        thread.start()
     }
 
     /// Stops the audio thread and waits for its current tick to finish. Idempotent.
     func stop() {
-        thread?.stop()
+        thread.stop()
+    }
+
+    /// Tells the peer our stream ends: an RR + SDES + BYE compound (RFC 3550 section 6.6).
+    /// Call after `stop()`, once.
+    func sendGoodbye() {
+        guard setup.sends else { return }
+        do {
+            let compound = try RTCPPacket.serializeCompound([
+                .receiverReport(RTCPReceiverReport(ssrc: setup.ssrc)),
+                .sourceDescription(RTCPSourceDescription(ssrc: setup.ssrc, cname: setup.cname)),
+                .goodbye(RTCPGoodbye(sources: [setup.ssrc])),
+            ])
+            setup.send(try setup.srtp.protectRTCP(compound))
+        } catch {
+            Log.debug("call", "RTCP BYE not sent: \(error)")
+        }
     }
 
     // MARK: - Tick

@@ -74,7 +74,7 @@ public final class CallMedia: @unchecked Sendable {
     /// reported as `.failed`. Call once, on a fresh `CallMedia`.
     public func answer(offer: String) async throws -> String {
         let started = MonotonicTime.now()
-        try begin(from: "answer(offer:)") { if case .idle = $0 { true } else { false } }
+        try begin(from: "answer(offer:)")
         do {
             _ = try CallNegotiation.answer(to: offer, local: CallNegotiation.placeholderCapabilities(configuration: configuration))
             let ice = try createICE(controlling: false)
@@ -90,7 +90,7 @@ public final class CallMedia: @unchecked Sendable {
     /// Creates our offer for an outgoing call (we are ICE-controlling) after gathering
     /// candidates. Pass the peer's answer to `applyAnswer(_:)`. Call once, on a fresh `CallMedia`.
     public func makeOffer() async throws -> String {
-        try begin(from: "makeOffer()") { if case .idle = $0 { true } else { false } }
+        try begin(from: "makeOffer()")
         do {
             let ice = try createICE(controlling: true)
             let local = try await gather(ice)
@@ -137,8 +137,9 @@ public final class CallMedia: @unchecked Sendable {
             }
             return negotiatedAudio
         }
-        guard negotiated.telephoneEventPT != nil, try sendState.enqueueDTMF(digits) else { throw CallMediaError.dtmfNotNegotiated }
+        guard negotiated.telephoneEventPT != nil else { throw CallMediaError.dtmfNotNegotiated }
         guard negotiated.localDirection.sends else { throw CallMediaError.invalidState("the negotiated direction does not let us send") }
+        guard try sendState.enqueueDTMF(digits) else { throw CallMediaError.dtmfNotNegotiated }
     }
 
     /// Whether silence (or, with Opus DTX, nothing) is sent instead of the source. The source is
@@ -178,6 +179,7 @@ public final class CallMedia: @unchecked Sendable {
             result.remotePacketsLost = snapshot.remoteReport.map { Int($0.cumulativeLost) }
             result.remoteFractionLost = snapshot.remoteReport.map { Double($0.fractionLost) / 256 }
             result.rtcpReceived = snapshot.rtcpReceived
+            result.goodbyeReceived = snapshot.goodbyeReceived
             result.packetsDiscarded = snapshot.packetsDiscarded
             result.framesDecoded = snapshot.framesDecoded
             result.concealedFrames = snapshot.jitter?.concealed ?? 0
@@ -190,13 +192,15 @@ public final class CallMedia: @unchecked Sendable {
     /// Ends the call's media: stops the audio thread, closes DTLS (close_notify), ICE, the source
     /// and the sink, then reports `.closed` and ends `events`. Idempotent; safe from any thread.
     public func close() {
-        let parts: RunningParts? = lock.withLock {
-            if case .closed = phase { return nil }
+        let (parts, wasRunning): (RunningParts?, Bool) = lock.withLock {
+            if case .closed = phase { return (nil, false) }
+            let running = if case .negotiated = phase { true } else { false }
             phase = .closed
-            return runningParts
+            return (runningParts, running)
         }
         guard let parts else { return }
         parts.engine?.stop()
+        if wasRunning { parts.engine?.sendGoodbye() }
         if let transport = parts.transport { loop.sync { transport.shutdown() } }
         parts.ice?.close()
         source.close()
@@ -212,11 +216,11 @@ public final class CallMedia: @unchecked Sendable {
 
     // MARK: - Setup
 
-    /// Moves from a phase `allowed` accepts to `.gathering`, or throws `.invalidState`.
-    private func begin(from method: String, allowed: (Phase) -> Bool) throws(CallMediaError) {
+    /// Moves a fresh call (`.idle`) to `.gathering`, or throws `.invalidState`.
+    private func begin(from method: String) throws(CallMediaError) {
         try configuration.validate()
         try locked { () throws(CallMediaError) in
-            guard allowed(phase) else { throw .invalidState("\(method) on call media that already started or closed") }
+            guard case .idle = phase else { throw .invalidState("\(method) on call media that already started or closed") }
             phase = .gathering
         }
     }

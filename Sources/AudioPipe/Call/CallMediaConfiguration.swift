@@ -22,7 +22,12 @@ public struct CallMediaConfiguration: Sendable {
     public var mediaTimeout: Double = 30
     /// The jitter buffer tuning. Its `clockRate` and `frameSamples` are replaced by the negotiated
     /// codec's (48000/960 for Opus, 8000/160 for G.711); the delay settings are used as given.
-    public var jitter: JitterBufferConfiguration = .opus
+    public var jitter: JitterBufferConfiguration = CallMediaConfiguration.defaultJitter
+
+    /// The default jitter buffer tuning: the layer's defaults with a 40 ms minimum delay, which
+    /// keeps the next packet in hand (a single loss is rebuilt from Opus in-band FEC) and absorbs
+    /// a few milliseconds of scheduling delay on a busy machine.
+    public static let defaultJitter = JitterBufferConfiguration(minimumDelay: 0.040)
     /// The RTCP minimum interval in seconds (RFC 3550 T_min; the first report comes after about
     /// half of it). 5 s is the RFC default; 1 s gives round-trip times and loss reports sooner.
     public var rtcpMinimumInterval: Double = 5
@@ -33,7 +38,7 @@ public struct CallMediaConfiguration: Sendable {
     public init(ice: ICEConfiguration = ICEConfiguration(controlling: false), includeCandidates: Bool = true,
                 codecs: [AudioCodecKind] = [.opus, .pcmu, .pcma], opusBitrate: Int = 32_000, opusDTX: Bool = false,
                 opusFEC: Bool = true, dtlsTimeout: Double = 10, mediaTimeout: Double = 30,
-                jitter: JitterBufferConfiguration = .opus, rtcpMinimumInterval: Double = 5,
+                jitter: JitterBufferConfiguration = CallMediaConfiguration.defaultJitter, rtcpMinimumInterval: Double = 5,
                 telephoneEvents: Bool = true) {
         self.ice = ice
         self.includeCandidates = includeCandidates

@@ -26,10 +26,12 @@ public struct CallMediaStatistics: Sendable, Equatable {
     public var remotePacketsLost: Int?
     /// What the peer's latest RTCP report says about our stream: fraction lost, 0...1.
     public var remoteFractionLost: Double?
-    /// RTCP compounds sent and received.
+    /// RTCP compounds sent.
     public var rtcpSent = 0
     /// RTCP compounds received and decrypted.
     public var rtcpReceived = 0
+    /// Whether the peer sent an RTCP BYE (it ended its stream).
+    public var goodbyeReceived = false
     /// Received datagrams dropped: SRTP authentication or replay failures, unparsable packets,
     /// unknown payload types.
     public var packetsDiscarded = 0

@@ -222,9 +222,6 @@ final class CallMediaTransport: @unchecked Sendable {
             return
         }
         receive.recordRTCP(packets, ourSSRC: ourSSRC, arrival: arrival, arrivalNTP: ntpClock.timestamp(atMonotonic: arrival))
-        if packets.contains(where: { if case .goodbye = $0 { true } else { false } }) {
-            Log.info("call", "the peer sent RTCP BYE")
-        }
     }
 
     // MARK: - Media timeout

@@ -14,6 +14,7 @@ final class CallReceiveState: @unchecked Sendable {
         var roundTripTime: Double?
         var remoteReport: RTCPReportBlock?
         var rtcpReceived = 0
+        var goodbyeReceived = false
         var packetsDiscarded = 0
         var framesDecoded = 0
         var jitter: JitterBufferStatistics?
@@ -62,7 +63,7 @@ final class CallReceiveState: @unchecked Sendable {
     }
 
     /// Records a received RTCP compound: the peer's SR (for our LSR/DLSR), the round-trip time and
-    /// the peer's report about our stream (`ourSSRC`).
+    /// the peer's report about our stream (`ourSSRC`) and its BYE.
     func recordRTCP(_ packets: [RTCPPacket], ourSSRC: UInt32, arrival: Double, arrivalNTP: NTPTimestamp) {
         lock.withLock {
             counters.rtcpReceived += 1
@@ -74,6 +75,9 @@ final class CallReceiveState: @unchecked Sendable {
                     blocks = report.reportBlocks
                 case .receiverReport(let report):
                     blocks = report.reportBlocks
+                case .goodbye:
+                    counters.goodbyeReceived = true
+                    continue
                 default:
                     continue
                 }
