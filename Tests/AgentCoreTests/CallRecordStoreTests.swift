@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct CallRecordStoreTests {
     @Test func recordsRoundTripAsJSONLinesWithISODates() throws {
-        let dir = try ScratchDirectory()
+        let dir = ScratchDirectory()
         let store = CallRecordStore(directory: dir.path)
         let start = Date(timeIntervalSince1970: 1_800_000_000.25)
         let record = CallRecord(callId: "c1", direction: "incoming", caller: "2000", callee: "1001", displayName: "Door",
