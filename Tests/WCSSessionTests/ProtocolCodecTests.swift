@@ -103,6 +103,16 @@ import Testing
         }
     }
 
+    @Test func dataAndDebugStatusesAreTyped() throws {
+        #expect(try ServerMessageDecoder.decode(#"{"message":"DataStatusEvent","data":[{"operationId":"o1","status":"ACCEPTED"}]}"#)
+            == .dataStatus(operationId: "o1", status: "ACCEPTED", info: nil))
+        #expect(try ServerMessageDecoder.decode(#"{"message":"notifySessionDebugEvent","data":[{"status":"STOPPED","file":"logs/x.log"}]}"#)
+            == .sessionDebugStatus(status: "STOPPED", file: "logs/x.log"))
+        let send = try JSONValue.parse(ClientMessage.sendData(operationId: "o1", payload: ["k": 1]).encoded())
+        #expect(send["data"]?[0]?["operationId"] == "o1" && send["data"]?[0]?["payload"]?["k"]?.intValue == 1)
+        #expect(try JSONValue.parse(ClientMessage.sessionDebug(start: true).encoded())["data"]?[0]?["command"] == "start")
+    }
+
     @Test func registeredWithFailureStatusIsVisible() throws {
         #expect(try ServerMessageDecoder.decode(#"{"message":"registered","data":[{"status":"REGISTERED"}]}"#)
             == .registered(status: "REGISTERED", info: nil))

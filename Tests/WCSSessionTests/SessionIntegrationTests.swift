@@ -177,6 +177,18 @@ import TestSupport
         #expect(await session.currentCalls().isEmpty)
     }
 
+    @Test func sendDataIsAcknowledgedByTheBackend() async throws {
+        let emulator = try EmulatorProcess(users: [Self.login: Self.password])
+        let session = WCSSession(configuration: Self.configuration(emulator))
+        let recorder = SessionEventRecorder(session)
+        _ = try await session.login()
+        let id = try await session.sendData(["door": "open"])
+        let status = await recorder.first { e -> String? in
+            if case .dataStatus(id, let status, _) = e { status } else { nil }
+        }
+        #expect(status == "ACCEPTED")
+    }
+
     @Test func outgoingCallWithHoldDTMFAndHangup() async throws {
         let emulator = try EmulatorProcess(users: [Self.login: Self.password])
         let session = WCSSession(configuration: Self.configuration(emulator))

@@ -351,6 +351,11 @@ public actor Agent {
                                       "info": info.map(JSONValue.string) ?? .null])
         case .dataEvent(let payload):
             publishEvent("data", ["payload": payload])
+        case .dataStatus(let operationId, let status, let info):
+            publishEvent("data_status", ["operation_id": .string(operationId), "status": .string(status),
+                                         "info": info.map(JSONValue.string) ?? .null])
+        case .sessionDebug(let status, let file):
+            publishEvent("server_debug", ["status": .string(status), "file": file.map(JSONValue.string) ?? .null])
         case .warning(let text):
             publishEvent("warning", ["message": .string(text)])
         }

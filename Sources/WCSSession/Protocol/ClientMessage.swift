@@ -109,6 +109,10 @@ public enum ClientMessage: Sendable, Equatable {
     case unhold(callId: String)
     case sendDtmf(callId: String, digits: String, type: DTMFType)
     case transfer(callId: String, target: String)
+    /// App data for the server's backend (§2.11); answered by `DataStatusEvent` with the same id.
+    case sendData(operationId: String, payload: JSONValue)
+    /// Server-side debug logging for this session on or off (§2.12).
+    case sessionDebug(start: Bool)
 
     /// The message name on the wire.
     public var name: String {
@@ -123,6 +127,8 @@ public enum ClientMessage: Sendable, Equatable {
         case .unhold: "unhold"
         case .sendDtmf: "sendDtmf"
         case .transfer: "transfer"
+        case .sendData: "sendData"
+        case .sessionDebug: "sessionDebug"
         }
     }
 
@@ -156,6 +162,10 @@ public enum ClientMessage: Sendable, Equatable {
             return ["callId": .string(callId), "type": .string(type.rawValue), "dtmf": .string(digits)]
         case .transfer(let callId, let target):
             return ["callId": .string(callId), "target": .string(target)]
+        case .sendData(let operationId, let payload):
+            return ["operationId": .string(operationId), "payload": payload]
+        case .sessionDebug(let start):
+            return ["command": .string(start ? "start" : "stop")]
         }
     }
 
@@ -169,6 +179,7 @@ public enum ClientMessage: Sendable, Equatable {
         guard case .object(var o) = payload else { return name }
         for key in ["sipPassword", "authToken"] where o[key] != nil { o[key] = "<redacted>" }
         if let sdp = o["sdp"]?.stringValue { o["sdp"] = .string("<\(sdp.utf8.count) bytes>") }
+        if o["payload"] != nil { o["payload"] = "<app data>" }
         return "\(name) \(JSONValue.object(o).serialized())"
     }
 }

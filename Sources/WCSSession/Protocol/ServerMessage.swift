@@ -91,7 +91,11 @@ public enum ServerMessage: Sendable, Equatable {
     case fail(FailInfo)
     /// `OnDataEvent` (backend data) payload.
     case dataEvent(JSONValue)
-    /// `notifySessionDebugEvent`, `DataStatusEvent`, `notifyAudioCodec`: decoded but not used.
+    /// `DataStatusEvent`: the backend's answer to `sendData` (ACCEPTED or FAILED).
+    case dataStatus(operationId: String, status: String, info: String?)
+    /// `notifySessionDebugEvent`: STARTED or STOPPED, with the server-side log file when stopped.
+    case sessionDebugStatus(status: String, file: String?)
+    /// `notifyAudioCodec`, `notifyBugReport`: Flash/legacy only, decoded but not used.
     case ignored(name: String)
     /// A message name the client does not know; logged and ignored.
     case unknown(name: String)
@@ -177,7 +181,13 @@ public enum ServerMessageDecoder {
             return .fail(FailInfo(first))
         case "OnDataEvent":
             return .dataEvent(first["payload"] ?? first)
-        case "notifySessionDebugEvent", "DataStatusEvent", "notifyAudioCodec", "notifyBugReport":
+        case "DataStatusEvent":
+            let o = try requireObject()
+            guard let id = o["operationId"]?.stringValue else { throw ProtocolError(description: "DataStatusEvent without operationId") }
+            return .dataStatus(operationId: id, status: o["status"]?.stringValue ?? "", info: o["info"]?.stringValue)
+        case "notifySessionDebugEvent":
+            return .sessionDebugStatus(status: first["status"]?.stringValue ?? "", file: first["file"]?.stringValue)
+        case "notifyAudioCodec", "notifyBugReport":
             return .ignored(name: name)
         default:
             return .unknown(name: name)

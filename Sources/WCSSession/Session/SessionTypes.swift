@@ -100,6 +100,10 @@ public enum SessionEvent: Sendable, Equatable {
     case transfer(callId: String, status: String, info: String?)
     /// Data pushed by the server's backend (`OnDataEvent`).
     case dataEvent(JSONValue)
+    /// The backend's answer to `sendData` (`DataStatusEvent`: ACCEPTED or FAILED).
+    case dataStatus(operationId: String, status: String, info: String?)
+    /// Server-side session debug logging started or stopped (`notifySessionDebugEvent`).
+    case sessionDebug(status: String, file: String?)
     /// Something odd but survivable: a malformed frame, an unexpected `fail`.
     case warning(String)
     case disconnected(DisconnectReason)

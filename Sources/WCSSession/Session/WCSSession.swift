@@ -414,6 +414,10 @@ public actor WCSSession {
             emit(.transfer(callId: callId, status: status, info: info))
         case .dataEvent(let payload):
             emit(.dataEvent(payload))
+        case .dataStatus(let operationId, let status, let info):
+            emit(.dataStatus(operationId: operationId, status: status, info: info))
+        case .sessionDebugStatus(let status, let file):
+            emit(.sessionDebug(status: status, file: file))
         case .ignored(let name):
             Log.debug("session", "← \(name) (not used)")
         case .unknown(let name):
@@ -568,6 +572,22 @@ public actor WCSSession {
         try requireCall(callId, in: [.established, .hold])
         guard !target.isEmpty else { throw SessionError(.invalidArgument, "no transfer target") }
         send(.transfer(callId: callId, target: target))
+    }
+
+    /// Sends app data to the server's backend; the answer arrives as `.dataStatus` with the
+    /// returned operation id.
+    @discardableResult
+    public func sendData(_ payload: JSONValue) throws(SessionError) -> String {
+        try requireSession()
+        let operationId = UUID().uuidString.lowercased()
+        send(.sendData(operationId: operationId, payload: payload))
+        return operationId
+    }
+
+    /// Turns server-side debug logging of this session on or off (answered by `.sessionDebug`).
+    public func setServerDebug(_ on: Bool) throws(SessionError) {
+        try requireSession()
+        send(.sessionDebug(start: on))
     }
 
     private func requireSession() throws(SessionError) {
