@@ -89,6 +89,23 @@ import WCSSession
         }
     }
 
+    @Test func aServerRestartThatLosesEverySessionEndsInAFreshLogin() async throws {
+        try await onThread {
+            let h = try AgentHarness()
+            try h.start()
+            let old = try #require(try h.storedToken()["token"]?.stringValue)
+            try h.emulator.control.restart()
+            try h.waitFor("a new session after the restart", timeout: 30) {
+                let fresh = try h.storedToken()["token"]?.stringValue
+                let state = try h.status()["state"]
+                return fresh != nil && fresh != old && state == "online"
+            }
+            let sessions = try h.emulator.control.sessions()
+            #expect(sessions.count == 1 && sessions.first?.registered == true)
+            #expect(sessions.first?.token == (try h.storedToken()["token"]?.stringValue))
+        }
+    }
+
     @Test func aWrongPasswordIsAClearErrorWithoutARetryStorm() async throws {
         try await onThread {
             let h = try AgentHarness(password: "not-the-password")
