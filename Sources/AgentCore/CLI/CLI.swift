@@ -21,6 +21,17 @@ public enum CLI {
       decline [CALL]                decline a ringing call
       hangup [CALL]                 end a call (default: the one in progress)
       call NUMBER                   call NUMBER with the configured audio
+      hold [CALL]                   put a call on hold (default: the one in progress)
+      resume [CALL]                 take a held call off hold (holds any other call in progress)
+      mute [CALL] / unmute [CALL]   send silence instead of the audio source / stop doing so
+      dtmf DIGITS [--type rfc2833|info] [--call CALL]
+                                    send DTMF (rfc2833: in-band RFC 4733, the default; info: SIP INFO)
+      transfer TARGET [--call CALL] blind-transfer a call to TARGET (progress shows in `events`)
+      calls [--json]                list calls: state, direction, party, duration, mute/hold, media
+
+    Without a daemon:
+      history [--json] [--limit N] [--state-dir DIR | --config FILE]
+                                    finished calls from the call journal (calls.jsonl in the state dir)
 
       --version, help
 
@@ -37,8 +48,11 @@ public enum CLI {
         switch verb {
         case "run":
             return await DaemonCommand.run(rest)
-        case "status", "reconnect", "sleep", "events", "answer", "decline", "hangup", "call":
+        case "status", "reconnect", "sleep", "events", "answer", "decline", "hangup", "call",
+             "hold", "resume", "mute", "unmute", "dtmf", "transfer", "calls":
             return await ClientCommands.run(verb: verb, rest)
+        case "history":
+            return HistoryCommand.run(rest)
         case "--version", "version":
             print("wcs-agent \(AgentCore.version)")
             return ExitCode.ok.rawValue

@@ -3,15 +3,17 @@ import WCSSession
 
 /// The verbs that talk to a running daemon over its control socket.
 enum ClientCommands {
-    static let spec = ArgumentSpec(valueFlags: ["--socket", "--config", "--timeout"], booleanFlags: ["--json"])
+    static let spec = ArgumentSpec(valueFlags: ["--socket", "--config", "--timeout", "--type", "--call"], booleanFlags: ["--json"])
 
     static func run(verb: String, _ arguments: [String]) async -> Int32 {
         let parsed: ParsedArguments
         do {
             parsed = try ParsedArguments(arguments, spec: spec)
-            let allowed = ["answer": 1, "decline": 1, "hangup": 1, "call": 1][verb] ?? 0
+            let allowed = ["answer": 1, "decline": 1, "hangup": 1, "call": 1, "hold": 1, "resume": 1, "mute": 1,
+                           "unmute": 1, "dtmf": 1, "transfer": 1][verb] ?? 0
             if parsed.positional.count > allowed { throw UsageError("unexpected argument \"\(parsed.positional[allowed])\"") }
             if verb == "call" && parsed.positional.isEmpty { throw UsageError("call needs a NUMBER") }
+            try CallControlCommands.validate(verb: verb, parsed)
         } catch {
             CLI.printError("wcs-agent \(verb): \(error)")
             return ExitCode.usage.rawValue
@@ -41,6 +43,8 @@ enum ClientCommands {
                 let result = try client.request(verb, args: .object(args), timeout: timeout)
                 print(json ? result.serialized() : "\(verb == "call" ? "calling" : verb == "answer" ? "answered" : verb == "decline" ? "declined" : "hung up") \(result["call_id"]?.stringValue ?? "")")
                 return ExitCode.ok.rawValue
+            case "hold", "resume", "mute", "unmute", "dtmf", "transfer", "calls":
+                return try CallControlCommands.run(verb: verb, parsed, client: client, json: json, timeout: timeout)
             default: // events
                 try client.subscribe(timeout: timeout)
                 while true {

@@ -42,6 +42,8 @@ enum ControlDispatcher {
             } catch {
                 return .failure(code: "call_error", message: error.description)
             }
+        case "hold", "resume", "mute", "unmute", "dtmf", "transfer", "calls":
+            return await CallControlDispatch.handle(request, agent: agent)
         default:
             return .failure(code: ControlErrorCode.unknownVerb, message: "unknown verb \"\(request.verb)\"")
         }

@@ -6,15 +6,19 @@ import WCSSession
 /// Answers and places calls with audio: joins the signaling (`WCSSession`) and the media
 /// (`CallMedia`) of each call, applies the answer policy, and reports every step as an event.
 actor CallManager {
-    private let config: AgentConfig
-    private let session: WCSSession
-    private let publish: @Sendable (String, [String: JSONValue]) -> Void
-    private var calls: [String: ManagedCall] = [:]
+    let config: AgentConfig
+    let session: WCSSession
+    let publish: @Sendable (String, [String: JSONValue]) -> Void
+    var calls: [String: ManagedCall] = [:]
+    private let journal: CallJournal
+    private let hooks: CallHooks
 
     init(config: AgentConfig, session: WCSSession, publish: @escaping @Sendable (String, [String: JSONValue]) -> Void) {
         self.config = config
         self.session = session
         self.publish = publish
+        journal = CallJournal(directory: config.stateDir)
+        hooks = CallHooks(config: config)
     }
 
     // MARK: - Signaling events
@@ -25,15 +29,60 @@ actor CallManager {
             if known.media == nil { scheduleAutoAnswer(info.callId) }
             return
         }
+        let live = calls.values.filter { !$0.status.isTerminal && !$0.rejectedAsBusy }.count
         calls[info.callId] = ManagedCall(callId: info.callId, direction: .incoming, status: info.status,
                                          caller: info.caller, callee: info.callee, displayName: info.visibleName)
+        if live >= config.maxCalls {
+            rejectAsBusy(info.callId, live: live)
+            return
+        }
         scheduleAutoAnswer(info.callId)
+        runIncomingHook(info)
+    }
+
+    /// Declines a call at once because `max_calls` calls are already live; says so in an event.
+    private func rejectAsBusy(_ callId: String, live: Int) {
+        calls[callId]?.rejectedAsBusy = true
+        let caller = calls[callId]?.caller
+        Log.notice("calls", "call \(callId) from \(caller ?? "?") declined as busy: \(live) calls already (max_calls \(config.maxCalls))")
+        publish("call_rejected", ["call_id": .string(callId), "reason": "busy", "caller": caller.map(JSONValue.string) ?? .null,
+                                  "max_calls": .number(Double(config.maxCalls))])
+        Task {
+            do { try await session.hangup(callId: callId) } catch {
+                Log.error("calls", "cannot decline busy call \(callId): \(error)")
+            }
+        }
+    }
+
+    /// Runs on_incoming concurrently with ringing; its output becomes the display name.
+    private func runIncomingHook(_ info: CallInfo) {
+        guard hooks.onIncoming != nil else { return }
+        let hooks = self.hooks
+        Task { [weak self] in
+            guard let name = await hooks.incoming(callId: info.callId, caller: info.caller, callee: info.callee,
+                                                  displayName: info.visibleName) else { return }
+            await self?.setDisplayName(name, callId: info.callId)
+        }
+    }
+
+    private func setDisplayName(_ name: String, callId: String) {
+        guard calls[callId] != nil else { return }
+        calls[callId]?.displayName = name
+        calls[callId]?.displayNameFromHook = true
+        publish("call_updated", ["call_id": .string(callId), "display_name": .string(name), "source": "on_incoming"])
     }
 
     func statusChanged(_ info: CallInfo) async {
         guard var call = calls[info.callId] else { return }
         call.status = info.status
         if info.status == .established, call.answeredAt == nil { call.answeredAt = Date() }
+        if info.status == .hold || info.status == .established {
+            let held = info.status == .hold
+            if call.held != held {
+                call.held = held
+                publish("call_control", controlFields(call, action: held ? "held" : "resumed"))
+            }
+        }
         calls[info.callId] = call
         if info.status.isTerminal { finish(info.callId, status: info.status, info: info.info) }
     }
@@ -44,6 +93,7 @@ actor CallManager {
             try media.applyAnswer(sdp)
         } catch {
             Log.error("calls", "call \(callId): the server's SDP answer is unusable: \(error)")
+            calls[callId]?.mediaFailure = "\(error)"
             publish("media_failed", ["call_id": .string(callId), "reason": .string("\(error)")])
             try? await session.hangup(callId: callId)
         }
@@ -53,7 +103,8 @@ actor CallManager {
 
     /// Answers `callId`, or the oldest ringing incoming call.
     func answer(_ callId: String?) async throws(AgentError) -> String {
-        let id = try pick(callId, "answer") { $0.direction == .incoming && $0.media == nil && $0.status.isRinging }
+        let id = try pick(callId, "answer") { $0.direction == .incoming && $0.media == nil && $0.status.isRinging && !$0.rejectedAsBusy }
+        await holdOthers(except: id)
         guard let offer = await session.remoteSDP(for: id) else {
             throw AgentError("call \(id) has no SDP offer from the server")
         }
@@ -74,6 +125,7 @@ actor CallManager {
             try await session.answer(callId: id, sdp: answer)
         } catch {
             Log.error("calls", "call \(id): cannot answer: \(error)")
+            calls[id]?.mediaFailure = "cannot answer: \(error)"
             media.close()
             try? await session.hangup(callId: id)
             throw AgentError("call \(id): cannot answer: \(error)")
@@ -92,7 +144,9 @@ actor CallManager {
 
     /// Ends a call (talking first, then ringing or outgoing).
     func hangup(_ callId: String?) async throws(AgentError) -> String {
-        let id = try pick(callId, "hang up") { $0.status == .established || $0.status == .hold }
+        let talking = callId == nil && calls.values.contains { $0.status == .established || $0.status == .hold }
+        let id = try pick(callId, "hang up") { !$0.status.isTerminal && (!talking || $0.status == .established || $0.status == .hold) }
+        if calls[id]?.answeredAt == nil { calls[id]?.hungUpByUs = true }
         do { try await session.hangup(callId: id) } catch { throw AgentError("\(error)") }
         return id
     }
@@ -124,7 +178,10 @@ actor CallManager {
     /// Every call with media figures, for `status` and `calls`.
     func snapshot() -> [String: JSONValue] {
         calls.mapValues { call in
-            var o: [String: JSONValue] = ["media": .bool(call.media != nil)]
+            var o: [String: JSONValue] = ["media": .bool(call.media != nil), "held": .bool(call.held),
+                                          "muted": .bool(call.media?.isMuted ?? false)]
+            if call.displayNameFromHook, let name = call.displayName { o["display_name"] = .string(name) }
+            o["duration_seconds"] = call.answeredAt.map { .number((Date().timeIntervalSince($0) * 10).rounded() / 10) } ?? .null
             if let path = call.recordingPath { o["recording"] = .string(path) }
             if let media = call.media { o["stats"] = Self.json(media.statistics()) }
             return .object(o)
@@ -133,7 +190,7 @@ actor CallManager {
 
     // MARK: - Internals
 
-    private func pick(_ callId: String?, _ verb: String, _ eligible: (ManagedCall) -> Bool) throws(AgentError) -> String {
+    func pick(_ callId: String?, _ verb: String, _ eligible: (ManagedCall) -> Bool) throws(AgentError) -> String {
         if let callId {
             guard let call = calls[callId] else { throw AgentError("no call \(callId)") }
             guard eligible(call) else { throw AgentError("cannot \(verb) call \(callId): it is \(call.status.wire.lowercased())") }
@@ -211,10 +268,12 @@ actor CallManager {
             publish("dtmf", ["call_id": .string(callId), "digit": .string(String(digit))])
         case .mediaTimeout:
             Log.warning("calls", "call \(callId): no audio from the far end; hanging up")
+            calls[callId]?.mediaFailure = "no media"
             publish("media_failed", ["call_id": .string(callId), "reason": "no media"])
             try? await session.hangup(callId: callId)
         case .failed(let reason):
             Log.error("calls", "call \(callId): media failed: \(reason)")
+            calls[callId]?.mediaFailure = reason
             publish("media_failed", ["call_id": .string(callId), "reason": .string(reason)])
             try? await session.hangup(callId: callId)
         case .firstPacketReceived, .closed:
@@ -222,20 +281,50 @@ actor CallManager {
         }
     }
 
-    private func finish(_ callId: String, status: CallStatus, info: String?) {
+    /// Ends these calls: the session that carried them is gone (a new session after a resume
+    /// failed, or the token was refused). Each is recorded as connection_lost.
+    func sessionLost(callIds: [String], reason: String) {
+        for id in callIds where calls[id] != nil {
+            calls[id]?.connectionLost = true
+            finish(id, status: .finish, info: reason)
+        }
+    }
+
+    func finish(_ callId: String, status: CallStatus, info: String?) {
         guard let call = calls.removeValue(forKey: callId) else { return }
         call.answerTask?.cancel()
+        let ended = Date()
         var fields: [String: JSONValue] = ["call_id": .string(callId), "direction": .string(call.direction.rawValue),
                                            "status": .string(status.wire), "declined": .bool(call.declined)]
         if let info { fields["info"] = .string(info) }
+        var stats: CallMediaStatistics?
         if let media = call.media {
-            let stats = media.statistics()
+            stats = media.statistics()
             media.close()
-            fields["stats"] = Self.json(stats)
+            fields["stats"] = Self.json(stats!)
         }
         if let path = call.recordingPath { fields["recording"] = .string(path) }
-        if let answered = call.answeredAt { fields["duration_seconds"] = .number((Date().timeIntervalSince(answered) * 10).rounded() / 10) }
+        if let answered = call.answeredAt { fields["duration_seconds"] = .number((ended.timeIntervalSince(answered) * 10).rounded() / 10) }
+        let facts = CallEndFacts(direction: call.direction, status: status, info: info, answered: call.answeredAt != nil,
+                                 declinedByUs: call.declined, rejectedAsBusy: call.rejectedAsBusy, hungUpByUs: call.hungUpByUs,
+                                 mediaFailure: call.mediaFailure, connectionLost: call.connectionLost,
+                                 ringSeconds: ended.timeIntervalSince(call.started), ringTimeout: config.ringTimeout)
+        let result = CallEndClassifier.classify(facts)
+        fields["end_result"] = .string(result.rawValue)
+        if let name = call.displayName { fields["display_name"] = .string(name) }
         publish("call_ended", fields)
+        let record = CallRecord(callId: callId, direction: call.direction.rawValue, caller: call.caller, callee: call.callee,
+                                displayName: call.displayName, started: call.started, answered: call.answeredAt, ended: ended,
+                                endResult: result, info: call.mediaFailure ?? info ?? (call.rejectedAsBusy ? "busy: max_calls reached" : nil),
+                                media: stats.map(Self.record), recording: call.recordingPath)
+        let hooks = self.hooks
+        journal.write(record) { hooks.callEnded(record) }
+    }
+
+    static func record(_ s: CallMediaStatistics) -> CallMediaRecord {
+        CallMediaRecord(codec: s.codec?.rawValue, packetsSent: s.packetsSent, packetsReceived: s.packetsReceived,
+                        packetsLost: s.packetsLost, jitterMs: (s.jitterMs * 10).rounded() / 10,
+                        rttMs: s.roundTripTimeMs.map { ($0 * 10).rounded() / 10 })
     }
 
     static func json(_ s: CallMediaStatistics) -> JSONValue {
@@ -269,4 +358,10 @@ struct ManagedCall {
     var answerTask: Task<Void, Never>?
     var declined = false
     var started = Date()
+    var held = false
+    var rejectedAsBusy = false
+    var hungUpByUs = false
+    var mediaFailure: String?
+    var connectionLost = false
+    var displayNameFromHook = false
 }

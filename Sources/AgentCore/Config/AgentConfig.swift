@@ -74,6 +74,17 @@ public struct AgentConfig: Sendable, Equatable {
     public var includeCandidates: Bool = true
     /// Codec preference (`[media] codecs`, e.g. `opus,pcmu,pcma`).
     public var codecs: [String] = ["opus", "pcmu", "pcma"]
+    /// Calls held at once (`[calls] max_calls`); one more incoming call is declined as busy.
+    public var maxCalls: Int = 2
+    /// The server's ring timeout in seconds (`[calls] ring_timeout`): an unanswered incoming call
+    /// that ends after ringing this long (less 1 s) is recorded as no_answer, earlier as canceled.
+    public var ringTimeout: Double = 30
+    /// Command run when a call rings (`[hooks] on_incoming`); its output is the display name.
+    public var hookOnIncoming: String?
+    /// Command run when a call ends (`[hooks] on_call_end`).
+    public var hookOnCallEnd: String?
+    /// Seconds after which a hook is killed (`[hooks] timeout`).
+    public var hookTimeout: Double = 5
 
     /// A configuration with every default and the given server URL.
     public init(server: String) {

@@ -25,6 +25,8 @@ public enum ConfigLoader {
         "agent": ["state_dir", "socket", "socket_group", "log_level", "keepalive", "receive_probes", "probes_interval", "backoff_cap"],
         "audio": ["source", "sink", "answer"],
         "media": ["addresses", "stun", "turn", "turn_user", "turn_password_file", "turn_transport", "include_candidates", "codecs"],
+        "calls": ["max_calls", "ring_timeout"],
+        "hooks": ["on_incoming", "on_call_end", "timeout"],
     ]
 
     /// The name of the systemd credential holding the SIP password.
@@ -126,6 +128,15 @@ public enum ConfigLoader {
         }
         if let v = try media.bool("include_candidates") { config.includeCandidates = v }
         if let v = try media.nonEmptyString("codecs") { config.codecs = list(v).map { $0.lowercased() } }
+
+        let calls = file.section("calls")
+        if let v = try calls.int("max_calls", in: 1...16) { config.maxCalls = v }
+        if let v = try calls.seconds("ring_timeout", in: 1...3600) { config.ringTimeout = v }
+
+        let hooks = file.section("hooks")
+        if let v = try hooks.nonEmptyString("on_incoming") { config.hookOnIncoming = v }
+        if let v = try hooks.nonEmptyString("on_call_end") { config.hookOnCallEnd = v }
+        if let v = try hooks.seconds("timeout", in: 0.1...600) { config.hookTimeout = v }
     }
 
     /// Comma- or blank-separated list.

@@ -151,6 +151,33 @@ public actor Agent {
         return id
     }
 
+    /// Puts a talking call on hold; returns its id.
+    public func hold(_ callId: String?) async throws(AgentError) -> String { try await callManager.hold(callId) }
+    /// Takes a held call off hold (holding any other talking call); returns its id.
+    public func resume(_ callId: String?) async throws(AgentError) -> String { try await callManager.resume(callId) }
+    /// Mutes (sends silence) or unmutes a call; returns its id.
+    public func setMuted(_ muted: Bool, _ callId: String?) async throws(AgentError) -> String {
+        try await callManager.setMuted(muted, callId)
+    }
+    /// Sends DTMF digits; returns the call id, the digits and how they went (`via`).
+    public func dtmf(_ digits: String, method: DTMFMethod, callId: String?) async throws(AgentError) -> JSONValue {
+        .object(try await callManager.dtmf(digits, method: method, callId))
+    }
+    /// Blind-transfers a call to `target`; progress follows as `transfer` events. Returns the call id.
+    public func transfer(to target: String, callId: String?) async throws(AgentError) -> String {
+        try await callManager.transfer(to: target, callId)
+    }
+
+    /// Every call: state, direction, party, duration, mute/hold and media figures.
+    public func callList() async -> JSONValue {
+        let media = await callManager.snapshot()
+        return .array(calls.values.sorted { $0.started < $1.started }.map { call in
+            var fields = call.json.objectValue ?? [:]
+            if case .object(let extra)? = media[call.callId] { fields.merge(extra) { _, fromManager in fromManager } }
+            return .object(fields)
+        })
+    }
+
     /// The `status` verb's answer. Never contains the token.
     public func status() async -> JSONValue {
         let stored = try? tokenStore.load()
@@ -164,12 +191,7 @@ public actor Agent {
             "has_token": .bool(stored != nil),
             "resumes": .number(Double(resumeCount)),
         ]
-        let media = await callManager.snapshot()
-        o["calls"] = .array(calls.values.sorted { $0.started < $1.started }.map { call in
-            var fields = call.json.objectValue ?? [:]
-            if case .object(let extra)? = media[call.callId] { fields.merge(extra) { a, _ in a } }
-            return .object(fields)
-        })
+        o["calls"] = await callList()
         o["connected_since"] = connectedSince.map { .string(AgentClock.iso($0)) } ?? .null
         o["token_age_seconds"] = stored.map { .number(Double(Int(Date().timeIntervalSince($0.savedAt)))) } ?? .null
         o["session_id"] = (info?.sessionId).map(JSONValue.string) ?? .null
@@ -218,10 +240,12 @@ public actor Agent {
             return .resumedWithPendingCall
         case .reloggedIn(let result, let why):
             Log.notice("agent", "token no longer valid (\(why)); logged in again with a new session")
+            loseCalls("the server session was lost (\(why))")
             return handleLogin(result, relogin: true)
         case .failed(let error):
             if error.kind == .tokenRejected {
                 try? tokenStore.clear()
+                loseCalls("the server session was lost (token refused)")
             }
             return failed(error, retry: error.kind != .tokenRejected)
         }
@@ -359,6 +383,15 @@ public actor Agent {
         case .warning(let text):
             publishEvent("warning", ["message": .string(text)])
         }
+    }
+
+    /// The calls of a lost server session are gone: record them as connection_lost.
+    private func loseCalls(_ reason: String) {
+        let lost = calls.keys.sorted()
+        calls = [:]
+        let manager = callManager
+        Task { await manager.sessionLost(callIds: lost, reason: reason) }
+        for id in lost { publishEvent("call_status", ["call_id": .string(id), "status": "FINISH", "info": .string(reason)]) }
     }
 
     private func publishEvent(_ type: String, _ fields: [String: JSONValue]) {

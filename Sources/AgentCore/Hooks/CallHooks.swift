@@ -1,0 +1,72 @@
+import Foundation
+import MainLoop
+
+/// The `[hooks]` commands: `on_incoming` (its first output line becomes the caller's display
+/// name, like a contact lookup) and `on_call_end`. Each runs via /bin/sh with the call's details
+/// in `WCS_*` variables plus PATH, HOME, LANG and TZ; nothing else from our environment and never
+/// a secret. A failing, hanging or missing hook is logged and killed at its timeout; it never
+/// delays a call.
+struct CallHooks: Sendable {
+    let onIncoming: String?
+    let onCallEnd: String?
+    let timeout: Double
+
+    init(config: AgentConfig) {
+        onIncoming = config.hookOnIncoming
+        onCallEnd = config.hookOnCallEnd
+        timeout = config.hookTimeout
+    }
+
+    /// Runs `on_incoming`; returns the display name it printed (first line, trimmed, at most 100
+    /// characters), or nil when it printed nothing, failed or timed out.
+    func incoming(callId: String, caller: String?, callee: String?, displayName: String?) async -> String? {
+        guard let command = onIncoming else { return nil }
+        let env = Self.environment(["WCS_CALL_ID": callId, "WCS_CALLER": caller, "WCS_CALLEE": callee,
+                                    "WCS_DISPLAY_NAME": displayName, "WCS_DIRECTION": "incoming"])
+        let outcome = await HookProcess.run(command, environment: env, timeout: timeout)
+        guard outcome.succeeded else {
+            Log.warning("hooks", "on_incoming for call \(callId) failed (\(outcome.summary)); the call goes on without it")
+            return nil
+        }
+        let name = Self.displayName(from: outcome.output)
+        Log.info("hooks", "on_incoming for call \(callId): \(name.map { "display name \"\($0)\"" } ?? "no display name")")
+        return name
+    }
+
+    /// Runs `on_call_end` for a finished call (fire and forget).
+    func callEnded(_ record: CallRecord) {
+        guard let command = onCallEnd else { return }
+        let env = Self.environment([
+            "WCS_CALL_ID": record.callId, "WCS_CALLER": record.caller, "WCS_CALLEE": record.callee,
+            "WCS_DISPLAY_NAME": record.displayName, "WCS_DIRECTION": record.direction,
+            "WCS_END_RESULT": record.endResult.rawValue, "WCS_DURATION": String(record.duration),
+            "WCS_RECORDING": record.recording,
+        ])
+        let timeout = self.timeout
+        Task.detached {
+            let outcome = await HookProcess.run(command, environment: env, timeout: timeout)
+            if outcome.succeeded {
+                Log.debug("hooks", "on_call_end for call \(record.callId) done")
+            } else {
+                Log.warning("hooks", "on_call_end for call \(record.callId) failed (\(outcome.summary))")
+            }
+        }
+    }
+
+    /// The first non-empty output line, trimmed, control characters removed, at most 100 characters.
+    static func displayName(from output: String) -> String? {
+        guard let line = output.split(whereSeparator: \.isNewline).lazy
+            .map({ $0.trimmingCharacters(in: .whitespaces) }).first(where: { !$0.isEmpty }) else { return nil }
+        let clean = String(String.UnicodeScalarView(line.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }))
+        return clean.isEmpty ? nil : String(clean.prefix(100))
+    }
+
+    /// A clean environment: a few harmless variables of ours plus the call's `WCS_*` values.
+    static func environment(_ call: [String: String?]) -> [String: String] {
+        let inherited = ProcessInfo.processInfo.environment
+        var env: [String: String] = ["PATH": inherited["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"]
+        for key in ["HOME", "LANG", "LC_ALL", "TZ"] { env[key] = inherited[key] }
+        for (key, value) in call { env[key] = value ?? "" }
+        return env
+    }
+}
