@@ -6,7 +6,7 @@ import WCSSession
 /// Answers and places calls with audio: joins the signaling (`WCSSession`) and the media
 /// (`CallMedia`) of each call, applies the answer policy, and reports every step as an event.
 actor CallManager {
-    private let config: AgentConfig
+    private var config: AgentConfig
     private let session: WCSSession
     private let publish: @Sendable (String, [String: JSONValue]) -> Void
     private var calls: [String: ManagedCall] = [:]
@@ -15,6 +15,12 @@ actor CallManager {
         self.config = config
         self.session = session
         self.publish = publish
+    }
+
+    /// Takes a reloaded configuration (SIGHUP): audio, answer mode and media settings apply from
+    /// the next call on; calls in progress keep what they opened with.
+    func reload(config: AgentConfig) {
+        self.config = config
     }
 
     // MARK: - Signaling events
