@@ -1,6 +1,5 @@
 // A minimal program embedding WCSSession: log in (or resume the stored session by token), print
 // the session's events, and on Ctrl-C close the socket while the server keeps the session.
-import Dispatch
 import Foundation
 import MainLoop
 import WCSSession
@@ -90,14 +89,7 @@ if let stored = tokenFile.load(server: options.server) {
 
 // Run until Ctrl-C / SIGTERM (or --seconds).
 let (stops, stop) = AsyncStream.makeStream(of: String.self)
-let signalQueue = DispatchQueue(label: "wcs-session-example.signals")
-let signalSources = [SIGINT, SIGTERM].map { number in
-    signal(number, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
-    source.setEventHandler { stop.yield(number == SIGINT ? "interrupted" : "terminated") }
-    source.resume()
-    return source
-}
+let signalSources = StopSignals.install(stop)
 if let seconds = options.seconds {
     Task {
         try? await Task.sleep(for: .seconds(seconds))
