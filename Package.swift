@@ -32,6 +32,9 @@ let package = Package(
         .executableTarget(name: "wcs-agent", dependencies: ["AgentCore"]),
         // In-process media benchmarks for `make bench`.
         .executableTarget(name: "wcs-bench", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-bench"),
+        // examples/embed: a small program embedding the WCSSession library.
+        .executableTarget(name: "wcs-session-example", dependencies: ["WCSSession", "MainLoop"], path: "examples/embed",
+                          exclude: ["README.md"]),
 
         // Test support: starts the WCS emulator and talks to its control API.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -29,15 +29,19 @@ enum DaemonCommand {
         if let password = config.sipPassword { SecretRedactor.register(password) }
 
         let notifier = SystemdNotifier(environment: environment)
-        let tokenStore = TokenStore(directory: config.stateDir)
         let broadcaster = EventBroadcaster()
-        let agent = Agent(config: config, tokenStore: tokenStore, notifier: notifier) { event in
-            broadcaster.send(event)
+        let makeAgent: DaemonReloader.AgentFactory = { config in
+            Agent(config: config, tokenStore: TokenStore(directory: config.stateDir), notifier: notifier) { event in
+                broadcaster.send(event)
+            }
         }
+        let host = AgentHost(makeAgent(config))
+        let reloader = DaemonReloader(arguments: arguments, environment: environment, running: config,
+                                      host: host, notifier: notifier, makeAgent: makeAgent)
         let server: ControlServer
         do {
             server = try ControlServer(path: config.socketPath, group: config.socketGroup) { request in
-                await ControlDispatcher.handle(request, agent: agent)
+                await ControlDispatcher.handle(request, agent: host.current)
             }
         } catch {
             Log.error("agent", "control socket \(config.socketPath): \(error)")
@@ -46,27 +50,24 @@ enum DaemonCommand {
         broadcaster.attach(server)
         Log.notice("agent", "wcs-agent \(AgentCore.version) starting; server \(config.server), control socket \(config.socketPath)")
         let signals = SignalHandling.signals()
-        await agent.start()
-        let watchdog = startWatchdog(notifier)
+        await host.current.start()
+        // WATCHDOG=1 only while both the main loop ticks and the agent actor answers.
+        let watchdog = WatchdogPinger(notifier: notifier) { await host.current.heartbeat() }
         for await signal in signals {
             if signal == SIGHUP {
-                Log.notice("agent", "SIGHUP: configuration reload is not supported yet; restart the service to apply changes")
+                Log.notice("agent", "SIGHUP: reloading the configuration")
+                await reloader.reload()
                 continue
             }
-            Log.notice("agent", "signal \(signal): shutting down (the server keeps the session)")
+            let keeps = await reloader.running.keepAlive ? "the server keeps the session" : "keepalive is off: the server ends the session"
+            Log.notice("agent", "signal \(signal): shutting down (\(keeps))")
             break
         }
-        watchdog?.cancel()
-        await agent.shutdown()
+        watchdog?.stop()
+        await host.current.shutdown()
         server.close()
+        Log.notice("agent", "stopped")
         return ExitCode.ok.rawValue
-    }
-
-    /// Sends WATCHDOG=1 from the main loop thread at half the WatchdogSec interval, so a stuck
-    /// event loop stops the pings and systemd restarts us.
-    private static func startWatchdog(_ notifier: SystemdNotifier) -> LoopTimer? {
-        guard let interval = notifier.watchdogInterval else { return nil }
-        return MainLoop.shared.schedule(after: interval, repeating: true) { notifier.watchdog() }
     }
 }
 

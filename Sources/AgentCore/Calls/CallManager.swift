@@ -6,18 +6,25 @@ import WCSSession
 /// Answers and places calls with audio: joins the signaling (`WCSSession`) and the media
 /// (`CallMedia`) of each call, applies the answer policy, and reports every step as an event.
 actor CallManager {
-    let config: AgentConfig
+    var config: AgentConfig
     let session: WCSSession
     let publish: @Sendable (String, [String: JSONValue]) -> Void
     var calls: [String: ManagedCall] = [:]
     private let journal: CallJournal
-    private let hooks: CallHooks
+    private var hooks: CallHooks
 
     init(config: AgentConfig, session: WCSSession, publish: @escaping @Sendable (String, [String: JSONValue]) -> Void) {
         self.config = config
         self.session = session
         self.publish = publish
         journal = CallJournal(directory: config.stateDir)
+        hooks = CallHooks(config: config)
+    }
+
+    /// Takes a reloaded configuration (SIGHUP): audio, answer mode and media settings apply from
+    /// the next call on; calls in progress keep what they opened with.
+    func reload(config: AgentConfig) {
+        self.config = config
         hooks = CallHooks(config: config)
     }
 

@@ -17,7 +17,7 @@ public actor Agent {
         case failed
     }
 
-    private let config: AgentConfig
+    private var config: AgentConfig
     private let tokenStore: TokenStore
     private let session: WCSSession
     private let publish: @Sendable (JSONValue) -> Void
@@ -86,7 +86,53 @@ public actor Agent {
                 await self?.onSessionEvent(event)
             }
         }
+        announceReadyIfTokenStored()
         Task { _ = await self.wake(reason: "start") }
+    }
+
+    // MARK: - systemd readiness and reload
+
+    /// With a stored token for this server the server keeps our session: the service is ready at
+    /// once, without waiting for the network (a push or the retry loop brings the socket back).
+    private func announceReadyIfTokenStored() {
+        guard !sentReady, let stored = try? tokenStore.load(), stored.server == config.server else { return }
+        sentReady = true
+        notifier?.ready(status: "resuming session \(stored.sessionId ?? "?") by token")
+    }
+
+    /// `READY=1` (once) with `status`, or just the status line when readiness was already sent.
+    private func notifyState(_ status: String) {
+        if sentReady {
+            notifier?.status(status)
+        } else {
+            sentReady = true
+            notifier?.ready(status: status)
+        }
+    }
+
+    /// Returns at once; the watchdog awaits it to prove the actor is not stuck.
+    public func heartbeat() {}
+
+    /// Takes a reloaded configuration whose changes apply in place (log level aside, which the
+    /// logger owns): audio, answer mode and media settings for the next call, backoff cap, and
+    /// whatever else is read from the configuration as it goes.
+    public func applyLive(_ newConfig: AgentConfig) async {
+        if newConfig.backoffCap != config.backoffCap { backoff = Backoff(cap: newConfig.backoffCap) }
+        config = newConfig
+        await callManager.reload(config: newConfig)
+    }
+
+    /// Steps down for a replacement agent (a reload that changed the connection or the account):
+    /// hangs up calls in progress, cancels retries and closes the socket. Unlike `shutdown()` it
+    /// does not tell systemd the service is stopping.
+    public func retire() async {
+        phase = .stopping
+        retryTask?.cancel()
+        for id in calls.keys.sorted() {
+            try? await session.hangup(callId: id)
+        }
+        await session.disconnect()
+        pumpTask?.cancel()
     }
 
     // MARK: - Verbs
@@ -190,6 +236,8 @@ public actor Agent {
             "registered": .bool(phase == .online && sessionState == .registered),
             "has_token": .bool(stored != nil),
             "resumes": .number(Double(resumeCount)),
+            "answer_mode": .string(config.answerMode.description),
+            "log_level": .string("\(config.logLevel)"),
         ]
         o["calls"] = await callList()
         o["connected_since"] = connectedSince.map { .string(AgentClock.iso($0)) } ?? .null
@@ -206,6 +254,7 @@ public actor Agent {
     private func attempt(reason: String) async -> WakeResult {
         phase = .connecting
         publishEvent("state", ["state": .string(phase.rawValue), "reason": .string(reason)])
+        notifier?.status("connecting to \(config.server) (\(reason))")
         let stored: StoredToken?
         do {
             stored = try tokenStore.load()
@@ -264,7 +313,7 @@ public actor Agent {
             lastError = "SIP registration failed: \(status ?? "error")\(info.map { " (\($0))" } ?? "")"
             Log.error("agent", "\(lastError!); not retrying. Fix the SIP account, then run `wcs-agent reconnect`")
             publishEvent("registration_failed", ["error": .string(lastError!)])
-            notifier?.status(lastError!)
+            notifyState(lastError! + "; fix the account, then wcs-agent reconnect")
             Task { await session.disconnect() }
             return .registrationFailed
         }
@@ -291,13 +340,7 @@ public actor Agent {
         fields["session_id"] = (info.sessionId).map(JSONValue.string) ?? .null
         publishEvent(event, fields)
         publishEvent("state", ["state": .string(phase.rawValue)])
-        let text = "online, session \(info.sessionId ?? "?")"
-        if !sentReady {
-            sentReady = true
-            notifier?.ready(status: text)
-        } else {
-            notifier?.status(text)
-        }
+        notifyState("online, session \(info.sessionId ?? "?")")
     }
 
     private func failed(_ error: SessionError, retry: Bool) -> WakeResult {
@@ -307,7 +350,7 @@ public actor Agent {
             phase = .failed
             Log.error("agent", "giving up: \(error.message)")
             publishEvent("failed", ["error": .string(error.message)])
-            notifier?.status("failed: \(error.message)")
+            notifyState("failed: \(error.message)")
             return .failed
         }
         scheduleRetry()

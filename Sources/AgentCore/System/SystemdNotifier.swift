@@ -9,12 +9,14 @@ import MainLoop
 /// Configured from `NOTIFY_SOCKET` (a path, or `@name` for the abstract namespace) and
 /// `WATCHDOG_USEC`/`WATCHDOG_PID`. Without `NOTIFY_SOCKET` every call is a no-op, so the daemon can
 /// call it unconditionally. Thread-safe: each message is one datagram on a fresh socket.
-public final class SystemdNotifier: Sendable {
+public final class SystemdNotifier: @unchecked Sendable {
     /// The notification socket (`NOTIFY_SOCKET`), or `nil` when not under a `Type=notify` unit.
     public let socketPath: String?
     /// How often to call `watchdog()`: half of `WATCHDOG_USEC`, in seconds; `nil` when no watchdog
     /// is configured for this process.
     public let watchdogInterval: Double?
+    private let lock = NSLock()
+    private var sentStatus: String?
 
     /// Reads the systemd variables from `environment`.
     public init(environment: [String: String]) {
@@ -40,6 +42,10 @@ public final class SystemdNotifier: Sendable {
     /// or when sending failed (failures are logged at debug level, never thrown).
     @discardableResult
     public func notify(_ state: String) -> Bool {
+        for line in state.split(separator: "\n") where line.hasPrefix("STATUS=") {
+            let text = String(line.dropFirst("STATUS=".count))
+            lock.withLock { sentStatus = text }
+        }
         guard let socketPath else { return false }
         let address: UnixSocketAddress
         do {
@@ -79,6 +85,18 @@ public final class SystemdNotifier: Sendable {
     public func stopping(status: String? = nil) {
         notify("STOPPING=1" + (status.map { "\nSTATUS=" + Self.oneLine($0) } ?? ""))
     }
+
+    /// `RELOADING=1` with the `MONOTONIC_USEC` stamp systemd wants: a configuration reload
+    /// began. Follow it with `ready(status:)` once the reload is done (or failed).
+    public func reloading() {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let usec = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        notify("RELOADING=1\nMONOTONIC_USEC=\(usec)")
+    }
+
+    /// The last `STATUS=` text sent (also recorded when notifications are disabled).
+    public var lastStatus: String? { lock.withLock { sentStatus } }
 
     /// `WATCHDOG=1`: call every `watchdogInterval` seconds while healthy.
     public func watchdog() {
