@@ -87,4 +87,19 @@ import WCSSession
             #expect(try h.cli(["history", "--state-dir", h.stateDir]).output.split(separator: "\n").count == 4)
         }
     }
+    @Test func aCallLostWithTheServerSessionIsRecordedAsConnectionLost() async throws {
+        try await onThread {
+            let h = try AgentHarness(media: .webrtc)
+            try h.start(extra: Kit.audioFlags(h))
+            let ring = try h.emulator.control.ring(login: AgentHarness.login, caller: "2000")
+            try h.waitFor("answered") { try h.emulator.control.call(ring.callId)?.state == "established" }
+            let token = try #require(try h.storedToken()["token"]?.stringValue)
+            try h.emulator.control.cut(login: AgentHarness.login)
+            try h.emulator.control.expireToken(token: token)
+            let record = try Kit.waitForRecord(h, ring.callId, timeout: 30)
+            #expect(record.endResult == .connectionLost && record.answered != nil)
+            try h.waitFor("online again") { try h.status()["state"] == "online" }
+            #expect(try h.status()["calls"]?.arrayValue?.isEmpty == true)
+        }
+    }
 }

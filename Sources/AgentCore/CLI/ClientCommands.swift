@@ -97,7 +97,8 @@ enum StatusFormatter {
         let calls = s["calls"]?.arrayValue ?? []
         row("calls:", calls.isEmpty ? "none" : "\(calls.count)")
         for call in calls {
-            lines.append("  \(call["call_id"]?.stringValue ?? "?")  \(call["direction"]?.stringValue ?? "")  \(call["status"]?.stringValue ?? "")  \(party(call))")
+            let flags = (call["held"]?.boolValue == true ? "  held" : "") + (call["muted"]?.boolValue == true ? "  muted" : "")
+            lines.append("  \(call["call_id"]?.stringValue ?? "?")  \(call["direction"]?.stringValue ?? "")  \(call["status"]?.stringValue ?? "")  \(party(call))\(flags)")
         }
         return lines.joined(separator: "\n")
     }
