@@ -161,9 +161,12 @@ def main():
         print(f"  agent -> caller audio              {theirs_s:8.1f} s of sound in {theirs_len:.1f} s, {theirs_db:6.1f} dBFS")
         print(f"  agent's recording                  {record['recording']}")
         print(f"  caller's recording                 {theirs['recording']}")
-        print(f"  call record                        {json.dumps(record, sort_keys=True)}")
+        history = subprocess.run([agent_bin, "history", "--json", "--state-dir", state], capture_output=True, text=True)
+        journal = [json.loads(line) for line in history.stdout.splitlines() if line.strip()]
+        entry = next((r for r in journal if r.get("call_id") == ring["callId"]), None)
+        print(f"  call record (calls.jsonl)          {json.dumps(entry, sort_keys=True) if entry else 'MISSING'}")
         print(f"  logs                               {work}/agent.log, {work}/emulator.log")
-        ok = same and mine_s >= 2 and theirs_s >= 2 and mine_db > -35 and theirs_db > -35
+        ok = same and mine_s >= 2 and theirs_s >= 2 and mine_db > -35 and theirs_db > -35 and entry is not None
         print(f"  level check                        {'PASS' if ok else 'FAIL'}")
         if not ok:
             raise SystemExit(1)
