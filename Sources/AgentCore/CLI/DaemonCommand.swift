@@ -44,6 +44,18 @@ enum DaemonCommand {
             return ExitCode.failure.rawValue
         }
         broadcaster.attach(server)
+        var webhook: PushWebhookServer?
+        if let listen = config.pushListen, let secret = config.pushSecret {
+            do {
+                webhook = try PushWebhookServer(address: listen, secret: secret) { payload in
+                    await PushIntake.webhook(payload, agent: agent)
+                }
+            } catch {
+                Log.error("push", "push webhook \(listen): \(error)")
+                server.close()
+                return ExitCode.failure.rawValue
+            }
+        }
         Log.notice("agent", "wcs-agent \(AgentCore.version) starting; server \(config.server), control socket \(config.socketPath)")
         let signals = SignalHandling.signals()
         await agent.start()
@@ -57,6 +69,7 @@ enum DaemonCommand {
             break
         }
         watchdog?.cancel()
+        webhook?.close()
         await agent.shutdown()
         server.close()
         return ExitCode.ok.rawValue

@@ -74,6 +74,10 @@ public struct AgentConfig: Sendable, Equatable {
     public var includeCandidates: Bool = true
     /// Codec preference (`[media] codecs`, e.g. `opus,pcmu,pcma`).
     public var codecs: [String] = ["opus", "pcmu", "pcma"]
+    /// Where the push webhook listens (`[push] listen`); nil = no webhook.
+    public var pushListen: PushListenAddress?
+    /// The webhook's shared secret, read from `[push] secret_file`; never logged.
+    public var pushSecret: String?
 
     /// A configuration with every default and the given server URL.
     public init(server: String) {
@@ -106,6 +110,7 @@ extension AgentConfig: CustomStringConvertible, CustomReflectable {
             "socketGroup": socketGroup as Any, "caFile": caFile as Any, "insecureTLS": insecureTLS,
             "logLevel": logLevel, "receiveProbes": receiveProbes, "probesInterval": probesInterval,
             "connectTimeout": connectTimeout, "backoffCap": backoffCap,
+            "pushListen": pushListen as Any, "pushSecret": pushSecret == nil ? "<unset>" : "<set>",
         ], displayStyle: .struct)
     }
 }

@@ -25,6 +25,7 @@ public enum ConfigLoader {
         "agent": ["state_dir", "socket", "socket_group", "log_level", "keepalive", "receive_probes", "probes_interval", "backoff_cap"],
         "audio": ["source", "sink", "answer"],
         "media": ["addresses", "stun", "turn", "turn_user", "turn_password_file", "turn_transport", "include_candidates", "codecs"],
+        "push": ["listen", "secret_file"],
     ]
 
     /// The name of the systemd credential holding the SIP password.
@@ -126,6 +127,10 @@ public enum ConfigLoader {
         }
         if let v = try media.bool("include_candidates") { config.includeCandidates = v }
         if let v = try media.nonEmptyString("codecs") { config.codecs = list(v).map { $0.lowercased() } }
+
+        let push = file.section("push")
+        if let v = try push.nonEmptyString("listen") { config.pushListen = try located(file, "push", "listen") { try PushListenAddress(parsing: v) } }
+        if let v = try push.path("secret_file") { config.pushSecret = try readSecret(path: v, what: "push secret file") }
     }
 
     /// Comma- or blank-separated list.
@@ -226,6 +231,9 @@ public enum ConfigLoader {
               let host = URLComponents(string: config.server)?.host, !host.isEmpty
         else {
             throw ConfigError("invalid server URL \"\(config.server)\": expected ws://host[:port][/path] or wss://...")
+        }
+        if config.pushListen != nil && config.pushSecret == nil {
+            throw ConfigError("[push] listen needs secret_file (the shared secret of the \(PushWebhookServer.secretHeader) header)")
         }
         if config.turnServer != nil && (config.turnUser == nil || config.turnPassword == nil) {
             throw ConfigError("[media] turn needs turn_user and turn_password_file")
