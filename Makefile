@@ -3,7 +3,8 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 
 APT_PACKAGES := pkg-config libwebsockets-dev libglib2.0-dev libnice-dev libopus-dev libssl-dev \
-	libsrtp2-dev libsoxr-dev python3 python3-websockets python3-aiortc openssl
+	libsrtp2-dev libsoxr-dev python3 python3-websockets python3-aiortc openssl \
+	curl jq mosquitto mosquitto-clients
 SWIFT_FLAGS ?=
 
 .PHONY: deps build release test demo bench clean

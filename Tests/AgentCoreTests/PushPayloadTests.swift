@@ -79,3 +79,28 @@ import WCSSession
         #expect(PushHTTPRequestHead.endOfHead(in: Array("a\r\n".utf8)) == nil)
     }
 }
+
+/// The `[push]` config section.
+@Suite struct PushConfigTests {
+    @Test func readsListenAndSecretFile() throws {
+        let dir = ScratchDirectory()
+        let secret = dir.write("secret", "s3cret-push\n", mode: 0o600)
+        let conf = dir.write("a.conf", "[server]\nurl = ws://127.0.0.1:1\n[push]\nlisten = [::1]:8089\nsecret_file = \(secret)\n")
+        let config = try ConfigLoader.load(arguments: ["--config", conf], environment: [:])
+        #expect(config.pushListen == PushListenAddress(host: "::1", port: 8089))
+        #expect(config.pushSecret == "s3cret-push")
+        #expect(!config.description.contains("s3cret-push"))
+    }
+
+    @Test func refusesABadAddressOrAMissingSecret() throws {
+        let dir = ScratchDirectory()
+        let bad = dir.write("b.conf", "[server]\nurl = ws://127.0.0.1:1\n[push]\nlisten = example.com:80\nsecret_file = /nonexistent\n")
+        #expect { try ConfigLoader.load(arguments: ["--config", bad], environment: [:]) } throws: {
+            "\($0)".contains("b.conf:4:") && "\($0)".contains("push listen address")
+        }
+        let noSecret = dir.write("c.conf", "[server]\nurl = ws://127.0.0.1:1\n[push]\nlisten = 127.0.0.1:80\n")
+        #expect { try ConfigLoader.load(arguments: ["--config", noSecret], environment: [:]) } throws: {
+            "\($0)".contains("[push] listen needs secret_file")
+        }
+    }
+}
