@@ -3,7 +3,8 @@ SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
 
 APT_PACKAGES := pkg-config libwebsockets-dev libglib2.0-dev libnice-dev libopus-dev libssl-dev \
-	libsrtp2-dev libsoxr-dev python3 python3-websockets python3-aiortc openssl espeak-ng
+	libsrtp2-dev libsoxr-dev python3 python3-websockets python3-aiortc openssl espeak-ng \
+	curl jq mosquitto mosquitto-clients
 # systemd-analyze verifies examples/systemd/wcs-agent.service in the tests.
 APT_PACKAGES += systemd
 SWIFT_FLAGS ?=

@@ -15,6 +15,8 @@ public enum CLI {
       status [--json]               state, server, connected since, token age, registration, calls
       reconnect                     bring the session back now (what a push handler runs);
                                     exit 0 when the session is back, 4 when it is not
+      reconnect --payload FILE|-    the same for a raw push {"id","uuid","handle"}: once per call id;
+                                    a call that ended meanwhile is recorded as missed, not rung
       sleep                         close the socket on purpose; the server keeps the session
       events [--json]               follow the daemon's events until interrupted
       answer [CALL]                 answer a ringing call (default: the oldest) with the configured audio

@@ -3,7 +3,7 @@ import WCSSession
 
 /// The verbs that talk to a running daemon over its control socket.
 enum ClientCommands {
-    static let spec = ArgumentSpec(valueFlags: ["--socket", "--config", "--timeout", "--type", "--call"], booleanFlags: ["--json"])
+    static let spec = ArgumentSpec(valueFlags: ["--socket", "--config", "--timeout", "--type", "--call", "--payload"], booleanFlags: ["--json"])
 
     static func run(verb: String, _ arguments: [String]) async -> Int32 {
         let parsed: ParsedArguments
@@ -14,9 +14,19 @@ enum ClientCommands {
             if parsed.positional.count > allowed { throw UsageError("unexpected argument \"\(parsed.positional[allowed])\"") }
             if verb == "call" && parsed.positional.isEmpty { throw UsageError("call needs a NUMBER") }
             try CallControlCommands.validate(verb: verb, parsed)
+            if verb != "reconnect" && parsed.value("--payload") != nil { throw UsageError("--payload belongs to reconnect") }
         } catch {
             CLI.printError("wcs-agent \(verb): \(error)")
             return ExitCode.usage.rawValue
+        }
+        var push: PushPayload?
+        if let source = parsed.value("--payload") {
+            do {
+                push = try PushPayloadReader.read(source)
+            } catch {
+                CLI.printError("wcs-agent reconnect: \(error); not waking the agent")
+                return ExitCode.usage.rawValue
+            }
         }
         let json = parsed.has("--json")
         let timeout = parsed.value("--timeout").flatMap(Double.init) ?? (verb == "reconnect" ? 60 : 10)
@@ -29,6 +39,10 @@ enum ClientCommands {
                 let status = try client.request("status", timeout: timeout)
                 print(json ? status.serialized() : StatusFormatter.human(status))
                 return ExitCode.ok.rawValue
+            case "reconnect" where push != nil:
+                let result = try client.request("reconnect", args: ["push": push?.json ?? .null], timeout: timeout)
+                print(json ? result.serialized() : StatusFormatter.push(result))
+                return result["push"]?.stringValue == PushOutcome.notConnected.rawValue ? ExitCode.notConnected.rawValue : ExitCode.ok.rawValue
             case "reconnect":
                 let result = try client.request("reconnect", timeout: timeout)
                 if json { print(result.serialized()) } else { print(StatusFormatter.reconnect(result)) }
@@ -108,6 +122,16 @@ enum StatusFormatter {
         let state = r["state"]?.stringValue ?? "?"
         if state == "online" { return "online (\(outcome.replacingOccurrences(of: "_", with: " ")))" }
         return "not back: \(state)\(r["last_error"]?.stringValue.map { ": \($0)" } ?? "")"
+    }
+
+    static func push(_ r: JSONValue) -> String {
+        let call = r["call_id"]?.stringValue ?? "?"
+        switch r["push"]?.stringValue {
+        case PushOutcome.ringing.rawValue: return "push for call \(call): ringing; \(reconnect(r))"
+        case PushOutcome.missed.rawValue: return "push for call \(call): the call ended before the session came back; recorded as missed"
+        case PushOutcome.duplicate.rawValue: return "push for call \(call): already handled (duplicate); nothing done"
+        default: return "push for call \(call): \(reconnect(r))"
+        }
     }
 
     static func event(_ e: JSONValue) -> String {

@@ -8,6 +8,8 @@ enum ControlDispatcher {
         switch request.verb {
         case "status":
             return .ok(await agent.status())
+        case "reconnect" where request.args["push"] != nil:
+            return await PushIntake.reconnect(request.args["push"] ?? .null, agent: agent)
         case "reconnect":
             let result = await agent.wake(reason: "reconnect request")
             var status = await agent.status().objectValue ?? [:]

@@ -48,6 +48,18 @@ enum DaemonCommand {
             return ExitCode.failure.rawValue
         }
         broadcaster.attach(server)
+        var webhook: PushWebhookServer?
+        if let listen = config.pushListen, let secret = config.pushSecret {
+            do {
+                webhook = try PushWebhookServer(address: listen, secret: secret) { payload in
+                    await PushIntake.webhook(payload, agent: host.current)
+                }
+            } catch {
+                Log.error("push", "push webhook \(listen): \(error)")
+                server.close()
+                return ExitCode.failure.rawValue
+            }
+        }
         Log.notice("agent", "wcs-agent \(AgentCore.version) starting; server \(config.server), control socket \(config.socketPath)")
         let signals = SignalHandling.signals()
         await host.current.start()
@@ -64,6 +76,7 @@ enum DaemonCommand {
             break
         }
         watchdog?.stop()
+        webhook?.close()
         await host.current.shutdown()
         server.close()
         Log.notice("agent", "stopped")

@@ -85,6 +85,10 @@ public struct AgentConfig: Sendable, Equatable {
     public var hookOnCallEnd: String?
     /// Seconds after which a hook is killed (`[hooks] timeout`).
     public var hookTimeout: Double = 5
+    /// Where the push webhook listens (`[push] listen`); nil = no webhook.
+    public var pushListen: PushListenAddress?
+    /// The webhook's shared secret, read from `[push] secret_file`; never logged.
+    public var pushSecret: String?
 
     /// A configuration with every default and the given server URL.
     public init(server: String) {
@@ -117,6 +121,7 @@ extension AgentConfig: CustomStringConvertible, CustomReflectable {
             "socketGroup": socketGroup as Any, "caFile": caFile as Any, "insecureTLS": insecureTLS,
             "logLevel": logLevel, "receiveProbes": receiveProbes, "probesInterval": probesInterval,
             "connectTimeout": connectTimeout, "backoffCap": backoffCap,
+            "pushListen": pushListen as Any, "pushSecret": pushSecret == nil ? "<unset>" : "<set>",
         ], displayStyle: .struct)
     }
 }

@@ -27,6 +27,7 @@ public enum ConfigLoader {
         "media": ["addresses", "stun", "turn", "turn_user", "turn_password_file", "turn_transport", "include_candidates", "codecs"],
         "calls": ["max_calls", "ring_timeout"],
         "hooks": ["on_incoming", "on_call_end", "timeout"],
+        "push": ["listen", "secret_file"],
     ]
 
     /// The name of the systemd credential holding the SIP password.
@@ -137,6 +138,9 @@ public enum ConfigLoader {
         if let v = try hooks.nonEmptyString("on_incoming") { config.hookOnIncoming = v }
         if let v = try hooks.nonEmptyString("on_call_end") { config.hookOnCallEnd = v }
         if let v = try hooks.seconds("timeout", in: 0.1...600) { config.hookTimeout = v }
+        let push = file.section("push")
+        if let v = try push.nonEmptyString("listen") { config.pushListen = try located(file, "push", "listen") { try PushListenAddress(parsing: v) } }
+        if let v = try push.path("secret_file") { config.pushSecret = try readSecret(path: v, what: "push secret file") }
     }
 
     /// Comma- or blank-separated list.
@@ -237,6 +241,9 @@ public enum ConfigLoader {
               let host = URLComponents(string: config.server)?.host, !host.isEmpty
         else {
             throw ConfigError("invalid server URL \"\(config.server)\": expected ws://host[:port][/path] or wss://...")
+        }
+        if config.pushListen != nil && config.pushSecret == nil {
+            throw ConfigError("[push] listen needs secret_file (the shared secret of the \(PushWebhookServer.secretHeader) header)")
         }
         if config.turnServer != nil && (config.turnUser == nil || config.turnPassword == nil) {
             throw ConfigError("[media] turn needs turn_user and turn_password_file")

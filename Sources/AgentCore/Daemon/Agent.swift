@@ -35,6 +35,8 @@ public actor Agent {
     private var calls: [String: AgentCall] = [:]
     private var sentReady = false
     private var resumeCount = 0
+    private var pushedCallIds = PushDeduplicator()
+    private var announcedCallIds = PushDeduplicator()
 
     /// Creates the agent; nothing happens until `start()`.
     public init(config: AgentConfig, tokenStore: TokenStore, notifier: SystemdNotifier? = nil,
@@ -151,6 +153,48 @@ public actor Agent {
         let result = await task.value
         attemptTask = nil
         return result
+    }
+
+    /// Seconds a push waits after the wake for the server to replay the pushed call (the replay
+    /// arrives within milliseconds of `getUserData`; this only covers event delivery).
+    static let pushReplayGrace: Double = 0.5
+
+    /// Handles a push (`reconnect --payload`, the webhook): wakes the agent once per call id; if the
+    /// pushed call is there it rings as usual, if it ended before the session came back it is
+    /// recorded as `missed_while_asleep`, published as `missed_call` and never rung.
+    public func wake(push: PushPayload) async -> PushWakeResult {
+        let received = Date()
+        guard !announcedCallIds.contains(push.callId), pushedCallIds.insert(push.callId) else {
+            Log.info("push", "push for call \(push.callId): already seen, not waking again")
+            return PushWakeResult(outcome: .duplicate, wake: nil)
+        }
+        Log.info("push", "push for call \(push.callId) from \(push.handle ?? "?")")
+        let result = await wake(reason: "push for call \(push.callId)")
+        guard phase == .online else {
+            pushedCallIds.remove(push.callId)
+            return PushWakeResult(outcome: .notConnected, wake: result)
+        }
+        let deadline = Date().addingTimeInterval(Self.pushReplayGrace)
+        while !announcedCallIds.contains(push.callId) && Date() < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        if announcedCallIds.contains(push.callId) { return PushWakeResult(outcome: .ringing, wake: result) }
+        recordMissed(push, received: received)
+        return PushWakeResult(outcome: .missed, wake: result)
+    }
+
+    private func recordMissed(_ push: PushPayload, received: Date) {
+        Log.notice("push", "call \(push.callId) from \(push.handle ?? "?") ended before the session came back: missed while asleep")
+        let record = CallRecord(callId: push.callId, direction: "incoming", caller: push.handle, callee: config.sipLogin,
+                                displayName: nil, started: received, answered: nil, ended: Date(),
+                                endResult: .missedWhileAsleep, info: "ended before the session came back")
+        do {
+            try CallRecordStore(directory: config.stateDir).append(record)
+        } catch {
+            Log.error("push", "cannot record the missed call \(push.callId): \(error)")
+        }
+        publishEvent("missed_call", ["call_id": .string(push.callId), "caller": push.handle.map(JSONValue.string) ?? .null,
+                                     "uuid": push.uuid.map(JSONValue.string) ?? .null])
     }
 
     /// Closes the socket on purpose; the server keeps the session. Stays asleep until `wake`.
@@ -396,6 +440,7 @@ public actor Agent {
             publishEvent("registration_failed", ["status": (status).map(JSONValue.string) ?? .null,
                                                  "info": (info).map(JSONValue.string) ?? .null])
         case .incomingCall(let info, let replayed):
+            _ = announcedCallIds.insert(info.callId)
             let call = AgentCall(callId: info.callId, direction: "incoming", status: info.status.wire,
                                  caller: info.caller, callee: info.callee, displayName: info.visibleName,
                                  info: info.info, started: calls[info.callId]?.started ?? Date())
