@@ -21,6 +21,8 @@ public enum CLI {
       decline [CALL]                decline a ringing call
       hangup [CALL]                 end a call (default: the one in progress)
       call NUMBER                   call NUMBER with the configured audio
+      prompt [--ring-timeout S]     attach this terminal: rings on calls, one-key answer/hangup/hold/
+                                    mute/DTMF/transfer, q detaches (daemon and calls keep running)
 
       --version, help
 
@@ -39,6 +41,8 @@ public enum CLI {
             return await DaemonCommand.run(rest)
         case "status", "reconnect", "sleep", "events", "answer", "decline", "hangup", "call":
             return await ClientCommands.run(verb: verb, rest)
+        case "prompt":
+            return await PromptCommand.run(rest)
         case "--version", "version":
             print("wcs-agent \(AgentCore.version)")
             return ExitCode.ok.rawValue
