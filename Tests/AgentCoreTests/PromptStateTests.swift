@@ -53,21 +53,25 @@ struct PromptStateTests {
         #expect(state.calls.isEmpty)
     }
 
+    static func actions(_ decoder: inout PromptKeyDecoder, _ bytes: [UInt8], typing: Bool) -> [PromptAction] {
+        decoder.feed(bytes).compactMap { PromptKeyDecoder.action($0, typing: typing) }
+    }
+
     @Test func keysDecodeAndEscapeSequencesAreSkipped() {
         var decoder = PromptKeyDecoder()
-        let keys = decoder.feed(Array("adhpmt5*#q".utf8), typing: false)
+        let keys = Self.actions(&decoder, Array("adhpmt5*#q".utf8), typing: false)
         #expect(keys == [.answer, .decline, .hangup, .holdToggle, .muteToggle, .startTransfer, .dtmf("5"), .dtmf("*"), .dtmf("#"), .detach])
-        let arrow = decoder.feed([0x1B, 0x5B, 0x41, UInt8(ascii: "h")], typing: false)
+        let arrow = Self.actions(&decoder, [0x1B, 0x5B, 0x41, UInt8(ascii: "h")], typing: false)
         #expect(arrow == [.hangup])  // arrow up, then h
-        let split = decoder.feed([0x1B, 0x5B], typing: false)
+        let split = Self.actions(&decoder, [0x1B, 0x5B], typing: false)
         #expect(split.isEmpty)  // a split sequence...
-        let rest = decoder.feed([0x42, UInt8(ascii: "1")], typing: true)
+        let rest = Self.actions(&decoder, [0x42, UInt8(ascii: "1")], typing: true)
         #expect(rest == [.type("1")])  // ...ends in the next read
-        let edits = decoder.feed([UInt8(ascii: "9"), 0x7F, 0x0D], typing: true)
+        let edits = Self.actions(&decoder, [UInt8(ascii: "9"), 0x7F, 0x0D], typing: true)
         #expect(edits == [.type("9"), .backspace, .submit])
-        let escape = decoder.feed([0x1B], typing: true)
+        let escape = Self.actions(&decoder, [0x1B], typing: true)
         #expect(escape == [.cancel])
-        let controlC = decoder.feed([0x03], typing: false)
+        let controlC = Self.actions(&decoder, [0x03], typing: false)
         #expect(controlC == [.detach])
     }
 

@@ -150,7 +150,7 @@ final class PromptTerminal: @unchecked Sendable {
 
     /// Removes CSI (`ESC [ ... final`), OSC and two-byte escapes, BEL and carriage returns.
     static func stripANSI(_ text: String) -> String {
-        text.replacingOccurrences(of: #"\u{1B}\[[0-?]*[ -/]*[@-~]|\u{1B}\][^\u{07}]*\u{07}|\u{1B}[@-Z\\-_]"#, with: "", options: .regularExpression)
+        text.replacingOccurrences(of: #"\x1B\[[0-?]*[ -/]*[@-~]|\x1B\][^\x07]*\x07|\x1B[@-Z\\-_]"#, with: "", options: .regularExpression)
             .replacingOccurrences(of: "\u{07}", with: "")
             .replacingOccurrences(of: "\r", with: "")
     }

@@ -122,8 +122,9 @@ import Glibc
             prompt.type("d")
             try h.waitFor("call ended") { try h.emulator.control.call(ring.callId)?.state == "ended" }
             #expect(try h.emulator.control.call(ring.callId)?.endReason == "declined")
-            try prompt.waitFor(text: "Call with Carol <1004> ended", since: mark)
-            #expect(!prompt.screen(since: mark).contains("Incoming call from Carol"))
+            let text = try prompt.waitFor(text: "Call with Carol <1004> ended (declined", since: mark)
+            let after = try #require(text.range(of: "ended (declined", options: .backwards))
+            #expect(!text[after.upperBound...].contains("Incoming call"), "the ring line is gone")
             prompt.kill()
         }
     }

@@ -11,71 +11,76 @@ enum PromptAction: Sendable, Equatable {
     case type(String), backspace, submit, cancel
 }
 
-/// Decodes raw terminal bytes into actions. Escape sequences (arrows, function keys) are skipped;
-/// a lone Esc cancels typing.
+/// One key read from the terminal: a byte, or a lone Esc (escape sequences such as arrows or
+/// function keys are skipped).
+enum PromptKey: Sendable, Equatable {
+    case byte(UInt8)
+    case escape
+}
+
+/// Splits raw terminal bytes into keys (an escape sequence split across reads is completed by
+/// the next read), and maps a key to an action; `typing` is true while a transfer target is typed.
 struct PromptKeyDecoder: Sendable {
     private var pendingEscape: [UInt8] = []
 
-    /// The actions in `bytes`; `typing` is true while a transfer target is being typed.
-    mutating func feed(_ bytes: [UInt8], typing: Bool) -> [PromptAction] {
-        var actions: [PromptAction] = []
-        var index = 0
+    /// The keys in `bytes`.
+    mutating func feed(_ bytes: [UInt8]) -> [PromptKey] {
+        var keys: [PromptKey] = []
         let all = pendingEscape + bytes
         pendingEscape = []
+        var index = 0
         while index < all.count {
             let byte = all[index]
-            if byte == 0x1B {
-                // ESC [ ... final, or ESC O x: a key sequence to skip. A lone ESC: cancel.
-                guard index + 1 < all.count else {
-                    if typing { actions.append(.cancel) }
-                    index += 1
-                    continue
-                }
-                let next = all[index + 1]
-                if next == UInt8(ascii: "[") || next == UInt8(ascii: "O") {
-                    var end = index + 2
-                    while end < all.count, next == UInt8(ascii: "["), !(0x40...0x7E).contains(all[end]) { end += 1 }
-                    if end >= all.count {
-                        pendingEscape = Array(all[index...])  // the rest arrives with the next read
-                        break
-                    }
-                    index = end + 1
-                    continue
-                }
-                if typing { actions.append(.cancel) }
+            guard byte == 0x1B else {
+                keys.append(.byte(byte))
                 index += 1
                 continue
             }
-            index += 1
-            actions += decode(byte, typing: typing)
+            // ESC [ params final, or ESC O x: a key sequence to skip. ESC alone: the Esc key.
+            guard index + 1 < all.count, all[index + 1] == UInt8(ascii: "[") || all[index + 1] == UInt8(ascii: "O") else {
+                keys.append(.escape)
+                index += 1
+                continue
+            }
+            var end = index + 2
+            if all[index + 1] == UInt8(ascii: "[") {
+                while end < all.count, !(0x40...0x7E).contains(all[end]) { end += 1 }
+            }
+            if end >= all.count {
+                pendingEscape = Array(all[index...])  // the rest arrives with the next read
+                break
+            }
+            index = end + 1
         }
-        return actions
+        return keys
     }
 
-    private func decode(_ byte: UInt8, typing: Bool) -> [PromptAction] {
+    /// What `key` means now.
+    static func action(_ key: PromptKey, typing: Bool) -> PromptAction? {
+        guard case .byte(let byte) = key else { return typing ? .cancel : nil }
         switch byte {
-        case 0x03, 0x04: return typing ? [.cancel] : [.detach]  // Ctrl-C, Ctrl-D
-        case 0x0C: return [.redraw]  // Ctrl-L
+        case 0x03, 0x04: return typing ? .cancel : .detach  // Ctrl-C, Ctrl-D
+        case 0x0C: return .redraw  // Ctrl-L
         default: break
         }
         if typing {
             switch byte {
-            case 0x0D, 0x0A: return [.submit]
-            case 0x7F, 0x08: return [.backspace]
-            case 0x20...0x7E: return [.type(String(UnicodeScalar(byte)))]
-            default: return []
+            case 0x0D, 0x0A: return .submit
+            case 0x7F, 0x08: return .backspace
+            case 0x20...0x7E: return .type(String(UnicodeScalar(byte)))
+            default: return nil
             }
         }
         switch Character(UnicodeScalar(byte)) {
-        case "a", "A": return [.answer]
-        case "d", "D": return [.decline]
-        case "h", "H": return [.hangup]
-        case "p", "P": return [.holdToggle]
-        case "m", "M": return [.muteToggle]
-        case "t", "T": return [.startTransfer]
-        case "q", "Q": return [.detach]
-        case let c where c.isASCII && (c.isNumber || c == "*" || c == "#"): return [.dtmf(String(c))]
-        default: return []
+        case "a", "A": return .answer
+        case "d", "D": return .decline
+        case "h", "H": return .hangup
+        case "p", "P": return .holdToggle
+        case "m", "M": return .muteToggle
+        case "t", "T": return .startTransfer
+        case "q", "Q": return .detach
+        case let c where c.isASCII && (c.isNumber || c == "*" || c == "#"): return .dtmf(String(c))
+        default: return nil
         }
     }
 }

@@ -86,8 +86,10 @@ final class PromptSession: @unchecked Sendable {
     private func readKeys() {
         var decoder = PromptKeyDecoder()
         while let bytes = nextInput() {
-            let typing = locked { $0.transferInput != nil }
-            for action in decoder.feed(bytes, typing: typing) { perform(action) }
+            for key in decoder.feed(bytes) {
+                let typing = locked { $0.transferInput != nil }  // t switches to typing mid-read
+                if let action = PromptKeyDecoder.action(key, typing: typing) { perform(action) }
+            }
         }
     }
 

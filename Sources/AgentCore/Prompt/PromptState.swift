@@ -35,6 +35,8 @@ struct PromptState: Sendable {
     /// Calls already rung or noted as ended, so each rings and ends once.
     private var rung: Set<String> = []
     private var endedNoted: Set<String> = []
+    /// The party of every call seen, kept after it ends: a `status` may drop a call before its end event arrives.
+    private var parties: [String: String] = [:]
 
     init(defaultRingTimeout: Double = 30) {
         self.defaultRingTimeout = defaultRingTimeout
@@ -152,7 +154,7 @@ struct PromptState: Sendable {
     /// "Alice <1002>" for a known call, else its id.
     func describe(_ callId: String?) -> String {
         guard let callId else { return "the call" }
-        return calls.first { $0.callId == callId }?.party ?? "call \(callId)"
+        return calls.first { $0.callId == callId }?.party ?? parties[callId] ?? "call \(callId)"
     }
 
     private mutating func noteRinging(_ call: PromptCall) -> Bool {
@@ -168,6 +170,8 @@ struct PromptState: Sendable {
     }
 
     private mutating func upsert(_ call: PromptCall) {
+        if parties.count > 1000 { parties.removeAll() }
+        parties[call.callId] = call.party
         if let index = calls.firstIndex(where: { $0.callId == call.callId }) {
             calls[index] = call
         } else {
