@@ -125,7 +125,11 @@ import Glibc
             let text = try prompt.waitFor(text: "Call with Carol <1004> ended (declined", since: mark)
             let after = try #require(text.range(of: "ended (declined", options: .backwards))
             #expect(!text[after.upperBound...].contains("Incoming call"), "the ring line is gone")
-            prompt.kill()
+            #expect(prompt.localFlags() & tcflag_t(ICANON | ECHO) == 0, "raw mode while attached")
+            kill(prompt.pid, SIGTERM)
+            #expect(prompt.waitForExit(timeout: 10) == 128 + SIGTERM)
+            #expect(prompt.localFlags() & tcflag_t(ICANON | ECHO) == tcflag_t(ICANON | ECHO), "SIGTERM restores the terminal")
+            #expect(h.daemon?.isRunning == true)
         }
     }
 
