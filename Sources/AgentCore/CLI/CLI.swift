@@ -35,6 +35,10 @@ public enum CLI {
       history [--json] [--limit N] [--state-dir DIR | --config FILE]
                                     finished calls from the call journal (calls.jsonl in the state dir)
 
+    The ringing terminal:
+      prompt [--ring-timeout S]     attach this terminal: rings on calls, one-key answer/hangup/hold/
+                                    mute/DTMF/transfer, q detaches (daemon and calls keep running)
+
       --version, help
 
     Exit codes: 0 ok, 1 error, 2 usage, 3 no daemon running, 4 session not back.
@@ -55,6 +59,8 @@ public enum CLI {
             return await ClientCommands.run(verb: verb, rest)
         case "history":
             return HistoryCommand.run(rest)
+        case "prompt":
+            return await PromptCommand.run(rest)
         case "--version", "version":
             print("wcs-agent \(AgentCore.version)")
             return ExitCode.ok.rawValue

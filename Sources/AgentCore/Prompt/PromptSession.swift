@@ -1,0 +1,259 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import WCSSession
+
+/// One attached prompt: an event thread (subscribed connection: events, then a fresh `status`),
+/// the calling thread reading keys or lines (its own connection for requests), and one render
+/// path under a lock. Everything blocks on its own thread, never on the Swift cooperative pool.
+final class PromptSession: @unchecked Sendable {
+    private let lock = NSLock()
+    private var state: PromptState  // guarded by lock
+    private let screen: PromptScreen  // guarded by lock
+    private var exitCode: Int32?  // guarded by lock
+    private var exitMessage = ""  // guarded by lock
+    private let events: ControlClient  // event thread only
+    private let requests: ControlClient  // input thread only
+    private let input: Int32
+    private let wake: [Int32]  // self-pipe: the event thread wakes the input thread to stop
+
+    /// Takes two connected clients: `events` for the subscription, `requests` for verbs.
+    init(events: ControlClient, requests: ControlClient, input: Int32, output: Int32, live: Bool, ringTimeout: Double) {
+        self.events = events
+        self.requests = requests
+        self.input = input
+        screen = PromptScreen(fd: output, live: live)
+        state = PromptState(defaultRingTimeout: ringTimeout)
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        wake = fds
+    }
+
+    deinit { wake.forEach(FileDescriptorIO.close) }
+
+    /// Subscribes, shows the state and runs until detached (q), stdin ends, or the daemon goes away.
+    /// Blocks the calling thread; returns the exit code.
+    func run() throws -> Int32 {
+        try events.subscribe(timeout: 5)
+        let status = try events.request("status", timeout: 10)
+        update { $0.apply(status: status, now: Date()) }
+        let thread = Thread { [self] in eventLoop() }
+        thread.stackSize = 1 << 20
+        thread.start()
+        if screen.live { readKeys() } else { readLines() }
+        lock.lock()
+        let code = exitCode ?? 0
+        let message = exitMessage
+        screen.finish(message)
+        lock.unlock()
+        return code
+    }
+
+    /// Redraws after a terminal resize.
+    func resized() {
+        lock.lock()
+        screen.redraw(clearScreen: false)
+        lock.unlock()
+    }
+
+    // MARK: - Event thread
+
+    private func eventLoop() {
+        while !stopped {
+            do {
+                let event = try events.nextEvent(timeout: 0.5)
+                var outcome = PromptState.EventOutcome()
+                update {
+                    outcome = $0.apply(event: event, now: Date())
+                    return outcome.ring
+                }
+                notes(outcome.notes)
+                if outcome.refresh {
+                    let status = try events.request("status", timeout: 10)
+                    update { $0.apply(status: status, now: Date()) }
+                }
+            } catch ControlClientError.timedOut {
+                update { _ in false }  // countdowns and durations tick
+            } catch {
+                stop(code: ExitCode.failure.rawValue, message: "wcs-agent prompt: lost the daemon: \(error)")
+            }
+        }
+    }
+
+    // MARK: - Input thread
+
+    private func readKeys() {
+        var decoder = PromptKeyDecoder()
+        while let bytes = nextInput() {
+            for key in decoder.feed(bytes) {
+                let typing = locked { $0.transferInput != nil }  // t switches to typing mid-read
+                if let action = PromptKeyDecoder.action(key, typing: typing) { perform(action) }
+            }
+        }
+    }
+
+    private func readLines() {
+        var pending: [UInt8] = []
+        while let bytes = nextInput() {
+            pending += bytes
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                guard let actions = PromptLineCommand.parse(line) else {
+                    notes(["Unknown command \"\(line)\": a, d, h, p, m, q, DIGITS, t TARGET"])
+                    continue
+                }
+                actions.forEach(perform)
+            }
+        }
+    }
+
+    /// The next bytes from stdin; nil when stopping or at end of input (which detaches).
+    private func nextInput() -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while !stopped {
+            var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0), pollfd(fd: wake[0], events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 2, 1000)
+            if ready < 0 && errno != EINTR { break }
+            guard ready > 0, fds[0].revents != 0 else { continue }
+            let count = read(input, &buffer, buffer.count)
+            if count > 0 { return Array(buffer[..<count]) }
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            stop(code: ExitCode.ok.rawValue, message: "detached (end of input); wcs-agent keeps running")
+            return nil
+        }
+        return nil
+    }
+
+    private func perform(_ action: PromptAction) {
+        let snapshot = locked { $0 }
+        switch action {
+        case .detach:
+            stop(code: ExitCode.ok.rawValue, message: "detached; wcs-agent and its calls keep running")
+        case .redraw:
+            lock.lock()
+            screen.redraw(clearScreen: true)
+            lock.unlock()
+        case .answer, .decline:
+            guard let call = snapshot.ringingCall else { return notes(["No call is ringing"]) }
+            send(action == .answer ? "answer" : "decline", call: call.callId)
+        case .hangup:
+            if let call = snapshot.activeCall {
+                send("hangup", call: call.callId)
+            } else if let call = snapshot.ringingCall {
+                send("decline", call: call.callId)
+            } else {
+                notes(["No call to hang up"])
+            }
+        case .holdToggle:
+            guard let call = snapshot.activeCall else { return notes(["No call to hold"]) }
+            send(call.isOnHold ? "resume" : "hold", call: call.callId)
+        case .muteToggle:
+            guard let call = snapshot.activeCall else { return notes(["No call to mute"]) }
+            send(call.muted == true ? "unmute" : "mute", call: call.callId)
+        case .dtmf(let digits):
+            guard let call = snapshot.activeCall else { return notes(["No call for DTMF \(digits)"]) }
+            send("dtmf", call: call.callId, ["digits": .string(digits)])
+        case .startTransfer:
+            guard let call = snapshot.activeCall else { return notes(["No call to transfer"]) }
+            update {
+                $0.transferInput = PromptState.TransferInput(callId: call.callId)
+                return false
+            }
+        case .transfer(let target):
+            guard let call = snapshot.activeCall else { return notes(["No call to transfer"]) }
+            transfer(call.callId, to: target)
+        case .type(let text):
+            update {
+                $0.transferInput?.text += text
+                return false
+            }
+        case .backspace:
+            update {
+                if $0.transferInput?.text.isEmpty == false { $0.transferInput?.text.removeLast() }
+                return false
+            }
+        case .cancel:
+            update {
+                $0.transferInput = nil
+                return false
+            }
+        case .submit:
+            guard let input = snapshot.transferInput else { return }
+            update {
+                $0.transferInput = nil
+                return false
+            }
+            let target = input.text.trimmingCharacters(in: .whitespaces)
+            if target.isEmpty { return notes(["Transfer cancelled: no target"]) }
+            transfer(input.callId, to: target)
+        }
+    }
+
+    private func transfer(_ callId: String, to target: String) {
+        notes(["Transferring \(locked { $0.describe(callId) }) to \(target)"])
+        send("transfer", call: callId, ["target": .string(target)])
+    }
+
+    /// Sends one verb; failures become notes (an older daemon's `unknown_verb` included).
+    private func send(_ verb: String, call callId: String, _ extra: [String: JSONValue] = [:]) {
+        var args = extra
+        args["call_id"] = .string(callId)
+        do {
+            let result = try requests.request(verb, args: .object(args), timeout: verb == "answer" ? 30 : 15)
+            update {
+                $0.apply(result: result, callId: callId)
+                return false
+            }
+        } catch ControlClientError.remote(let code, let message) {
+            if code == ControlErrorCode.unknownVerb {
+                notes(["This wcs-agent daemon does not support \"\(verb)\" (unknown verb); update and restart it"])
+            } else {
+                notes(["\(verb) failed: \(message)"])
+            }
+        } catch ControlClientError.timedOut {
+            notes(["\(verb): no answer from wcs-agent yet; watch for the result here"])
+        } catch {
+            stop(code: ExitCode.failure.rawValue, message: "wcs-agent prompt: lost the daemon: \(error)")
+        }
+    }
+
+    // MARK: - State and rendering (one place, under the lock)
+
+    private var stopped: Bool { locked { _ in exitCode != nil } }
+
+    private func stop(code: Int32, message: String) {
+        lock.lock()
+        if exitCode == nil {
+            exitCode = code
+            exitMessage = message
+        }
+        lock.unlock()
+        var byte: UInt8 = 1
+        _ = write(wake[1], &byte, 1)
+    }
+
+    private func locked<T>(_ body: (PromptState) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(state)
+    }
+
+    /// Changes the state, then renders; `change` returns true to ring the bell (a new incoming call).
+    private func update(_ change: (inout PromptState) -> Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        let bell = change(&state)
+        guard exitCode == nil else { return }
+        let now = Date()
+        screen.show(PromptView.lines(state, now: now), signature: PromptView.signature(state, now: now), bell: bell)
+    }
+
+    private func notes(_ lines: [String]) {
+        guard !lines.isEmpty else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        for line in lines { screen.note(line) }
+    }
+}
