@@ -447,6 +447,7 @@ public actor Agent {
             calls[info.callId] = call
             var fields = call.json.objectValue ?? [:]
             fields["replayed"] = .bool(replayed)
+            fields["ring_timeout"] = .number(config.ringTimeout)
             publishEvent("incoming_call", fields)
             await callManager.incoming(info)
         case .callStatus(let info):
