@@ -1,3 +1,4 @@
+import AudioPipe
 import Foundation
 import MainLoop
 #if canImport(Glibc)
@@ -91,35 +92,11 @@ public enum HookProcess {
     }
 
     private static func spawn(_ command: String, environment: [String: String], stdout: Int32) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, STDOUT_FILENO)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
-        let argv: [UnsafeMutablePointer<CChar>?] = [String](["/bin/sh", "-c", command]).map { strdup($0) }
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.sorted { $0.key < $1.key }.map { (pair: (key: String, value: String)) in
-            strdup("\(pair.key)=\(pair.value)")
+        do {
+            return try ShellCommand.spawn(command, stdin: .null, stdout: .descriptor(stdout), environment: environment)
+        } catch {
+            throw AgentError(error.description)
         }
-        defer { (argv + envp).forEach { free($0) } }
-        var argvC: [UnsafeMutablePointer<CChar>?] = argv + [nil]
-        var envC: [UnsafeMutablePointer<CChar>?] = envp + [nil]
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argvC, &envC)
-        guard result == 0 else { throw AgentError(String(cString: strerror(result))) }
-        return pid
     }
 }
 

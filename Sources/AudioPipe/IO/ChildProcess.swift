@@ -34,15 +34,7 @@ public enum ProcessExitStatus: Sendable, Equatable, CustomStringConvertible {
 /// of our data is ever spliced into it. The child starts with an empty signal mask and default
 /// signal dispositions (threads of the parent, for instance test runners, may block SIGTERM).
 final class ChildProcess: @unchecked Sendable {
-    /// Where a child's standard stream goes.
-    enum Redirect {
-        /// This descriptor (dup'ed onto the stream).
-        case descriptor(Int32)
-        /// `/dev/null`.
-        case null
-        /// The parent's standard error (keeps a child's chatter off our stdout).
-        case standardError
-    }
+    typealias Redirect = ShellCommand.Redirect
 
     /// The shell's process id (also the process group id).
     let pid: pid_t
@@ -104,38 +96,11 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     private static func spawn(_ command: String, _ input: Redirect, _ output: Redirect) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for (redirect, target) in [(input, STDIN_FILENO), (output, STDOUT_FILENO)] {
-            switch redirect {
-            case let .descriptor(fd): posix_spawn_file_actions_adddup2(&actions, fd, target)
-            case .null: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
-            case .standardError: posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, target)
-            }
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
-        let arguments = [String]([ "/bin/sh", "-c", command ]).map { strdup($0) }
-        defer { arguments.forEach { free($0) } }
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments + [nil]
-        var pid: pid_t = 0
-        let result = descriptorCreationLock.withLock {
-            posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
-        }
-        guard result == 0 else {
-            throw AudioIOError.spawnFailed(command: command, message: String(cString: strerror(result)))
+        let pid: pid_t
+        do {
+            pid = try ShellCommand.spawn(command, stdin: input, stdout: output)
+        } catch {
+            throw AudioIOError.spawnFailed(command: command, message: error.description)
         }
         Log.debug("audio", "started audio command (pid \(pid)): \(command)")
         return pid
