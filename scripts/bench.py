@@ -16,15 +16,10 @@ import tempfile
 import time
 import urllib.request
 
+from emulator_client import control, wait
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TICK = os.sysconf("SC_CLK_TCK")
-
-
-def control(port, method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method)
-    with urllib.request.urlopen(req, timeout=10) as resp:
-        return json.loads(resp.read())
 
 
 def cpu_seconds(pid):
@@ -45,19 +40,6 @@ def sample(pid, seconds):
     c0, t0 = cpu_seconds(pid), time.monotonic()
     time.sleep(seconds)
     return 100 * (cpu_seconds(pid) - c0) / (time.monotonic() - t0), rss_mb(pid)
-
-
-def wait(predicate, timeout=20):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            value = predicate()
-            if value:
-                return value
-        except Exception:
-            pass
-        time.sleep(0.01)
-    raise SystemExit("bench: timed out")
 
 
 def main():
@@ -89,14 +71,14 @@ def main():
             out = subprocess.run([agent_bin, "status", "--json", "--socket", sock], capture_output=True, text=True)
             return json.loads(out.stdout) if out.returncode == 0 else {}
 
-        wait(lambda: status().get("state") == "online")
+        wait("login", lambda: status().get("state") == "online")
         time.sleep(1)
         idle_cpu, idle_rss = sample(agent.pid, 5)
         rows.append(("agent idle: CPU (% of one core)", f"{idle_cpu:.2f}", "target < 1 %"))
         rows.append(("agent idle: RSS (MB)", f"{idle_rss:.1f}", "target < 15 MB"))
 
         subprocess.run([agent_bin, "sleep", "--socket", sock], check=True, capture_output=True)
-        wait(lambda: not control(cport, "GET", "/sessions")[0]["connected"])
+        wait("detach", lambda: not control(cport, "GET", "/sessions")[0]["connected"])
         events = subprocess.Popen([agent_bin, "events", "--json", "--socket", sock], stdout=subprocess.PIPE, text=True)
         procs.append(events)
         time.sleep(0.3)

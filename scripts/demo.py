@@ -21,29 +21,10 @@ import tempfile
 import time
 import urllib.request
 
+from emulator_client import control, wait
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = "/usr/bin/python3"
-
-
-def control(port, method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as resp:
-        return json.loads(resp.read())
-
-
-def wait(what, predicate, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            value = predicate()
-            if value:
-                return value
-        except Exception:
-            pass
-        time.sleep(0.02)
-    raise SystemExit(f"demo: timed out waiting for {what}")
 
 
 def analyse(path):
