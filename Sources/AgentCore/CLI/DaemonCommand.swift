@@ -10,6 +10,10 @@ enum DaemonCommand {
                 + "  [--sip-auth-name NAME] [--sip-password-file FILE] [--sip-domain DOMAIN] [--sip-outbound-proxy HOST]\n"
                 + "  [--sip-port PORT] [--register|--no-register] [--state-dir DIR] [--socket PATH] [--socket-group GROUP]\n"
                 + "  [--ca-file PEM] [--insecure-tls] [--log-level debug|info|notice|warning|error]\n"
+                + "  [--audio-source file:PATH|tone:HZ|silence|pipe:PATH|command:CMD]\n"
+                + "  [--audio-sink record:DIR|pipe:PATH|command:CMD|null] [--answer manual|auto|after:SECONDS]\n"
+                + "  [--media-address ADDR]... [--stun HOST:PORT]\n"
+                + "Hooks, push webhook, TURN and call limits are set in the config file.\n"
                 + "The SIP password is never taken from the command line: use --sip-password-file or\n"
                 + "$CREDENTIALS_DIRECTORY/sip-password. See docs/config.md.")
             return ExitCode.ok.rawValue
