@@ -1,4 +1,0 @@
-@testable import AgentCore
-import Testing
-
-@Test func versionIsSet() { #expect(!AgentCore.version.isEmpty) }
