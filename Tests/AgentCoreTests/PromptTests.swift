@@ -46,29 +46,20 @@ import Glibc
             let answered = prompt.mark
             try prompt.waitFor("the call with a duration", since: answered) { Self.showsTalking($0, "Alice <1002>") }
 
-            // Call control: works once the daemon has the verbs, else a clear message (never a crash).
+            // Call control keys act on the daemon's call.
             var mark = prompt.mark
             prompt.type("m")
-            try prompt.waitFor("mute shown or refused", since: mark) {
-                $0.contains("[muted]") || $0.contains("does not support \"mute\"")
-            }
+            try prompt.waitFor("mute shown", since: mark) { $0.contains("[muted]") }
             mark = prompt.mark
             prompt.type("p")
-            try prompt.waitFor("hold shown or refused", since: mark) {
-                $0.contains("[on hold]") || $0.contains("does not support \"hold\"")
-            }
-            if prompt.screen(since: mark).contains("[on hold]") {
-                try h.waitFor("held at the emulator") { try h.emulator.control.call(ring.callId)?.state == "held" }
-                mark = prompt.mark
-                prompt.type("p")
-                try h.waitFor("resumed at the emulator") { try h.emulator.control.call(ring.callId)?.state == "established" }
-            }
+            try prompt.waitFor("hold shown", since: mark) { $0.contains("[on hold]") }
+            try h.waitFor("held at the emulator") { try h.emulator.control.call(ring.callId)?.state == "held" }
+            mark = prompt.mark
+            prompt.type("p")
+            try h.waitFor("resumed at the emulator") { try h.emulator.control.call(ring.callId)?.state == "established" }
             mark = prompt.mark
             prompt.type("5#")
-            let dtmfSupported = try prompt.waitFor("dtmf sent or refused", since: mark, timeout: 10) { text in
-                text.contains("does not support \"dtmf\"") || ((try? h.emulator.control.call(ring.callId)?.dtmf) ?? "") == "5#"
-            }.contains("does not support") == false
-            if dtmfSupported { #expect(try h.emulator.control.call(ring.callId)?.dtmf == "5#") }
+            try h.waitFor("dtmf at the emulator", timeout: 10) { try h.emulator.control.call(ring.callId)?.dtmf == "5#" }
             #expect(kill(prompt.pid, 0) == 0, "the prompt still runs")
 
             prompt.type("h")
@@ -149,10 +140,7 @@ import Glibc
             #expect(try h.emulator.control.call(ring.callId)?.transferTarget == nil)
             mark = prompt.mark
             prompt.type("t1006\r")
-            try prompt.waitFor("transfer sent or refused", since: mark) {
-                $0.contains("Transferring Dan <1005> to 1006") && ($0.contains("does not support \"transfer\"") || $0.contains("Transfer of"))
-                    || ((try? h.emulator.control.call(ring.callId)?.transferTarget) ?? nil) == "1006"
-            }
+            try h.waitFor("transfer at the emulator") { try h.emulator.control.call(ring.callId)?.transferTarget == "1006" }
             try h.emulator.control.hangup(callId: ring.callId)
             try prompt.waitFor(text: "Call with Dan <1005> ended", since: mark)
             prompt.type("\u{03}")  // Ctrl-C detaches too
