@@ -9,14 +9,13 @@
 """
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 
-from emulator_client import control, wait
+from emulator_client import control, stop_all, wait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TICK = os.sysconf("SC_CLK_TCK")
@@ -105,13 +104,7 @@ def main():
         rows.append(("agent in a call: RSS (MB)", f"{call_rss:.1f}", ""))
         control(cport, "POST", "/hangup", {"callId": ring["callId"]})
     finally:
-        for p in reversed(procs):
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-                try:
-                    p.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+        stop_all(procs)
     media = json.loads(subprocess.run([bench_bin], capture_output=True, text=True, check=True).stdout)
     rows.append(("Opus encode per 20 ms frame (us)", f"{media['opus_encode_us_per_frame']}", ""))
     rows.append(("Opus decode per 20 ms frame (us)", f"{media['opus_decode_us_per_frame']}", ""))

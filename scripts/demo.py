@@ -13,15 +13,13 @@ import math
 import wave
 import json
 import os
-import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 
-from emulator_client import control, wait
+from emulator_client import control, stop_all, wait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = "/usr/bin/python3"
@@ -152,13 +150,7 @@ def main():
         if not ok:
             raise SystemExit(1)
     finally:
-        for p in reversed(procs):
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-                try:
-                    p.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+        stop_all(procs)
 
 
 if __name__ == "__main__":

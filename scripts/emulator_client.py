@@ -1,5 +1,7 @@
 """Helpers shared by scripts/demo.py and scripts/bench.py: the emulator's control API and polling."""
 import json
+import signal
+import subprocess
 import time
 import urllib.request
 
@@ -25,3 +27,14 @@ def wait(what, predicate, timeout=20.0):
             pass
         time.sleep(0.01)
     raise SystemExit(f"timed out waiting for {what}")
+
+
+def stop_all(procs):
+    """SIGTERM every still-running process, newest first; SIGKILL what does not exit in 5 s."""
+    for p in reversed(procs):
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+            try:
+                p.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                p.kill()
