@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Media self-test of the WCS emulator (--media aiortc): a second aiortc peer plays the client.
 
-Checks: an incoming call answered with an SDP without candidates carries tone both ways and is
+Checks (the impairment layer and external legs are checked by selftest_impair.py, run from here):
+an incoming call answered with an SDP without candidates carries tone both ways and is
 recorded; an outgoing call whose offer has no candidates connects; a client that never does ICE fails
 the call with "Failed by ICE error"; a wrong DTLS fingerprint fails it with
 "Failed by DTLS fingerprint error".
@@ -23,6 +24,7 @@ from aiortc import RTCConfiguration, RTCPeerConnection, RTCSessionDescription
 from aiortc.mediastreams import MediaStreamError
 
 from emulator_harness import Emulator, Runner, connect
+import selftest_impair
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wcsemu.audio import ToneTrack  # noqa: E402
@@ -252,13 +254,16 @@ async def main() -> int:
     asyncio.get_running_loop().set_exception_handler(quiet_closed_transport_noise)
     record_dir = tempfile.mkdtemp(prefix="wcs-media-selftest-")
     emulator = Emulator("--media", "aiortc", "--record-dir", record_dir,
-                        *[f"--user=100{n}:pw" for n in range(1, 6)])
+                        *[f"--user=100{n}:pw" for n in range(1, 8)])
     runner = Runner()
     checks = MediaChecks(emulator)
     try:
         for name in ("incoming_call_tone_both_ways", "outgoing_call_without_client_candidates",
                      "file_source_is_played", "ice_failure_fails_the_call", "dtls_fingerprint_mismatch_fails_the_call"):
             await runner.run(name, getattr(checks, name), timeout=60)
+        impairment = selftest_impair.ImpairmentChecks(checks, ClientPeer)
+        for name in selftest_impair.NAMES:
+            await runner.run(name, getattr(impairment, name), timeout=60)
     finally:
         emulator.stop()
         for name in os.listdir(record_dir):

@@ -99,11 +99,15 @@ class CallManager:
     # -- incoming calls (SIP side, via the control API) -------------------------------------------
 
     async def ring(self, login: str, caller: str, display_name: Optional[str], source: Optional[str],
-                   ring_timeout: Optional[float], fault: Optional[str] = None) -> Call:
-        """A simulated INVITE from `caller` to `login`; returns the call (state ringing or failed)."""
+                   ring_timeout: Optional[float], fault: Optional[str] = None,
+                   external_offer: Optional[str] = None) -> Call:
+        """A simulated INVITE from `caller` to `login`; returns the call (state ringing or failed).
+
+        With `external_offer` the caller's media runs outside the emulator (wcsemu.media_external)."""
         call = Call(id=self.emulator.new_call_id(), direction="incoming", login=login, caller=caller,
                     callee=login, visible_name=display_name or caller,
-                    source=source or self.emulator.settings.media_source, fault=fault)
+                    source=source or self.emulator.settings.media_source, fault=fault,
+                    external_offer=external_offer)
         self.calls[call.id] = call
         session = self.emulator.sessions.registered_for(login)
         if session is None:

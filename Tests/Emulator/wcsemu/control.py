@@ -235,7 +235,10 @@ class ControlApi:
         fault = _text(body, "fault", required=False)
         if fault not in (None, "fingerprint", "unreachable"):
             raise ApiError(400, "'fault' must be fingerprint or unreachable")
-        call = await self.emu.calls.ring(login, caller, display, source, timeout, fault)
+        offer = _text(body, "offer_sdp", required=False)
+        if offer is not None and (fault is not None or source is not None):
+            raise ApiError(400, "'offer_sdp' (an external media leg) excludes 'fault' and 'source'")
+        call = await self.emu.calls.ring(login, caller, display, source, timeout, fault, external_offer=offer)
         return {"callId": call.id, "uuid": call.uuid, "state": call.state, "pushed": call.pushed,
                 "session": call.session_id, "reason": call.end_reason}
 

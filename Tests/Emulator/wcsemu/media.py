@@ -18,15 +18,16 @@ from __future__ import annotations
 
 from typing import Callable
 
+from .media_external import ExternalLegRouter
 from .sdp import FixedMediaEngine
 from .settings import Settings
 
 
 def create_engine(settings: Settings, on_failure: Callable) -> object:
-    """The engine selected by `--media`."""
+    """The engine selected by `--media`, behind the router for external legs (POST /ring offer_sdp)."""
     if settings.media == "fixed":
-        return FixedMediaEngine()
+        return ExternalLegRouter(FixedMediaEngine())
     if settings.media == "aiortc":
         from .media_webrtc import AiortcMediaEngine  # imported lazily: aiortc is slow to import
-        return AiortcMediaEngine(settings, on_failure)
+        return ExternalLegRouter(AiortcMediaEngine(settings, on_failure))
     raise ValueError(f"unknown media engine {settings.media}")

@@ -29,6 +29,7 @@ from aiortc.codecs import CODECS
 from aiortc.rtcrtpparameters import RTCRtpCodecParameters
 
 from .audio import WavRecorder, open_source
+from .impair import install as install_impairment, parse as parse_impairment
 from .sdp import STATIC_PAYLOADS, MediaError, parse_audio
 
 log = logging.getLogger("wcsemu.webrtc")
@@ -98,6 +99,7 @@ class CallMedia:
     dtmf_timestamps: set = dataclasses.field(default_factory=set)
     watchdog: Optional[asyncio.TimerHandle] = None
     stopped: bool = False
+    impairment: Optional[Dict[str, Any]] = None  # wcsemu.impair paths, when --impair is set
 
 
 class AiortcMediaEngine:
@@ -176,6 +178,8 @@ class AiortcMediaEngine:
         if not media.stopped:
             media.sent = await self._sent_counters(media)
         view.update(media.sent)
+        if media.impairment is not None:
+            view["impairment"] = {way: path.counters() for way, path in media.impairment.items()}
         return view
 
     @staticmethod
@@ -237,6 +241,11 @@ class AiortcMediaEngine:
             log.info("call %s DTLS %s", call.id, dtls.state)
             if dtls.state == "failed" and not media.stopped:
                 self.on_failure(call, DTLS_FINGERPRINT_ERROR if dtls.encrypted else DTLS_ERROR)
+
+        impairment = parse_impairment(self.settings.impair)
+        if impairment is not None and impairment.active:
+            media.impairment = install_impairment(dtls.transport, impairment)
+            log.info("call %s media impaired: %s", call.id, impairment.spec())
 
         router = dtls._rtp_router  # aiortc has no public hook for raw received RTP
         route = router.route_rtp

@@ -89,6 +89,7 @@ class Call:
     pushed: bool = False
     source: Optional[str] = None
     fault: Optional[str] = None  # media fault to inject: fingerprint | unreachable (POST /ring)
+    external_offer: Optional[str] = None  # the SIP side's own offer: media runs outside (media_external)
     created: float = dataclasses.field(default_factory=time.time)
     answered_at: Optional[float] = None
     ended_at: Optional[float] = None

@@ -5,6 +5,8 @@ import argparse
 import dataclasses
 from typing import Any, Callable, Dict, Optional
 
+from .impair import parse as parse_impairment
+
 BAD_TOKEN_MODES = ("fail", "new-session")
 DETACHED_CALL_MODES = ("keep", "end")
 MEDIA_MODES = ("aiortc", "fixed")
@@ -33,6 +35,7 @@ class Settings:
     media_source: str = "tone:440"
     record_dir: Optional[str] = None
     ice_timeout: float = 15.0
+    impair: Optional[str] = None
     verbose: bool = False
 
     def public_view(self) -> Dict[str, Any]:
@@ -102,6 +105,14 @@ def _media_source(value: Any) -> str:
     return value
 
 
+def _impairment(value: Any) -> Optional[str]:
+    """Validates an impairment spec (wcsemu.impair); returns its canonical text, None for none."""
+    if value is not None and not isinstance(value, str):
+        raise ValueError("must be a string like loss=5,jitter=30,seed=1, or null")
+    impairment = parse_impairment(value)
+    return impairment.spec() if impairment is not None and impairment.active else None
+
+
 def is_valid_media_source(text: str) -> bool:
     """True for `silence`, `tone:<positive hz>` and `file:<path>`."""
     if text == "silence":
@@ -127,6 +138,7 @@ RUNTIME_FIELDS: Dict[str, Callable[[Any], Any]] = {
     "push_command": _optional_text,
     "media_source": _media_source,
     "ice_timeout": _positive,
+    "impair": _impairment,
 }
 
 
@@ -208,6 +220,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where received audio is recorded as <callId>.wav (default: a temp dir)")
     p.add_argument("--ice-timeout", type=_arg(_positive), default=15.0, metavar="SECONDS",
                    help="a WebRTC leg not connected this long after the SDP exchange fails (default 15)")
+    p.add_argument("--impair", type=_arg(_impairment), default=None, metavar="loss=P,jitter=MS[,delay=MS][,seed=N]",
+                   help="deterministic loss and delay on RTP/RTCP of the WebRTC leg, both ways (default none)")
     p.add_argument("-v", "--verbose", action="store_true", help="log every frame")
     return p
 
@@ -232,4 +246,4 @@ def parse_settings(argv) -> Settings:
         push_url=args.push_url, push_command=args.push_command,
         tls_cert=args.tls_cert, tls_key=args.tls_key, media=args.media,
         media_source=args.media_source, record_dir=args.record_dir, ice_timeout=args.ice_timeout,
-        verbose=args.verbose)
+        impair=args.impair, verbose=args.verbose)
