@@ -32,6 +32,8 @@ let package = Package(
         .executableTarget(name: "wcs-agent", dependencies: ["AgentCore"]),
         // In-process media benchmarks for `make bench`.
         .executableTarget(name: "wcs-bench", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-bench"),
+        // The far ends of many calls in one process (AudioPipe), driven by scripts/bench.py.
+        .executableTarget(name: "wcs-bench-peer", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-bench-peer"),
         // examples/embed: a small program embedding the WCSSession library.
         .executableTarget(name: "wcs-session-example", dependencies: ["WCSSession", "MainLoop"], path: "examples/embed",
                           exclude: ["README.md"]),

@@ -2,12 +2,17 @@ import AudioPipe
 import Foundation
 
 // wcs-bench: in-process media figures for `make bench` (release build).
-// Prints one JSON object: Opus encode/decode cost per 20 ms frame, and a two-party loopback call.
+// Prints one JSON object: Opus encode/decode cost per 20 ms frame (the floor of a call's CPU: the
+// agent's calls use the default OpusEncoderConfiguration too, see CallCodecSet), and a two-party
+// loopback call.
 let frames = 3000
+let opusSettings = OpusEncoderConfiguration()
 let codec = CodecBenchmark.run(frames: frames)
 var result: [String: Any] = [
     "opus_encode_us_per_frame": (codec.encodeMicros * 10).rounded() / 10,
     "opus_decode_us_per_frame": (codec.decodeMicros * 10).rounded() / 10,
+    "opus_complexity": opusSettings.complexity,
+    "opus_bitrate": opusSettings.bitrate,
 ]
 do {
     let call = try await CallMediaBenchmark.run(seconds: 5)
