@@ -7,9 +7,12 @@ APT_PACKAGES := pkg-config libwebsockets-dev libglib2.0-dev libnice-dev libopus-
 	curl jq mosquitto mosquitto-clients
 # systemd-analyze verifies examples/systemd/wcs-agent.service in the tests.
 APT_PACKAGES += systemd
+# make bench only (CI does not run it): a venv for PyPI's `pesq`, which builds a C extension.
+BENCH_APT_PACKAGES := python3-venv python3-dev gcc
 SWIFT_FLAGS ?=
+QUICK ?=
 
-.PHONY: deps build release test demo bench clean
+.PHONY: deps bench-deps build release test demo bench clean
 
 # Installs the Debian packages the build and tests need; does nothing when all are present.
 deps:
@@ -41,6 +44,10 @@ clean:
 demo: release
 	/usr/bin/python3 scripts/demo.py .build/release/wcs-agent
 
-# Speed and memory figures of the release build (a table; no pass/fail).
-bench: release
-	/usr/bin/python3 scripts/bench.py
+bench-deps:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_APT_PACKAGES)"
+
+# Issue 9's figures of the release build: goal / measured / ratio, scaling table (no pass/fail).
+# QUICK=1: fewer tries, shorter windows, fewer rows. See Benchmarks/README.md.
+bench: release bench-deps
+	QUICK=$(QUICK) /usr/bin/python3 scripts/bench.py

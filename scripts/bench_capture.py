@@ -16,6 +16,8 @@ import struct
 import threading
 import time
 
+from bench_proc import percentile
+
 ETH_P_ALL = 0x0003
 SO_TIMESTAMPNS = 35
 PACKET_OUTGOING = 4
@@ -49,14 +51,6 @@ def udp_ports(pid):
         except OSError:
             pass
     return ports
-
-
-def percentile(values, fraction):
-    """The `fraction` quantile (nearest rank) of `values`; None when empty."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, int(round(fraction * (len(ordered) - 1)))))]
 
 
 class SendJitterCapture:

@@ -5,8 +5,9 @@
   installed on first use by the bench itself (CI never runs the bench).
 - `make_speech(work)`: about 12 s of espeak-ng speech with pauses, as a 16 kHz mono WAV (the reference).
 - `python bench_pesq.py REF.wav DEGRADED.wav` (run with the venv's python): resamples the degraded
-  recording (the agent's, 48 kHz) to 16 kHz, finds its delay against the reference by
-  cross-correlation, cuts it to the reference's length and prints {"pesq_wb", "delay_ms"}.
+  recording (the agent's, 48 kHz; the caller loops the speech, and the recording holds at least
+  one whole repetition) to 16 kHz, finds a whole repetition by cross-correlation, cuts it out
+  and prints {"pesq_wb", "delay_ms"}.
 """
 import json
 import os
@@ -83,12 +84,13 @@ def score(reference, degraded):
     ref, _ = _read_mono(reference)
     deg, rate = _read_mono(degraded)
     deg = _resample(deg, rate, RATE)
-    window = min(len(deg), len(ref) + 3 * RATE)
-    corr = numpy.correlate(deg[:window], ref[:RATE * 4], mode="valid")
-    delay = int(numpy.argmax(corr))
+    if len(deg) < len(ref):
+        raise SystemExit(f"the recording ({len(deg) / RATE:.1f} s) is shorter than the speech")
+    # the caller loops the speech: find one whole repetition (cross-correlation through the FFT)
+    size = 1 << (len(deg) + len(ref)).bit_length()
+    corr = numpy.fft.irfft(numpy.fft.rfft(deg, size) * numpy.conj(numpy.fft.rfft(ref, size)), size)
+    delay = int(numpy.argmax(corr[:len(deg) - len(ref) + 1]))
     cut = deg[delay:delay + len(ref)]
-    if len(cut) < len(ref):
-        cut = numpy.concatenate([cut, numpy.zeros(len(ref) - len(cut), dtype=numpy.float32)])
     return {"pesq_wb": float(pesq(RATE, ref, cut, "wb")), "delay_ms": delay * 1000 / RATE}
 
 

@@ -1,0 +1,98 @@
+"""Formats `make bench` results: the issue-9 table (goal, measured, ratio) and the scaling table."""
+from bench_proc import percentile
+
+
+def _num(value, digits=1):
+    if value is None:
+        return "–"
+    return f"{value:.{digits}f}"
+
+
+def _pair(values, digits=1):
+    return f"{_num(percentile(values, 0.5), digits)} / {_num(percentile(values, 0.95), digits)}"
+
+
+def _median(values):
+    return percentile(values, 0.5)
+
+
+def _verdict(measured, goal, lower_is_better=True):
+    if measured is None or goal is None or goal == 0:
+        return "–", "–"
+    ratio = measured / goal
+    met = ratio <= 1 if lower_is_better else ratio >= 1
+    return f"{ratio:.2f}", "yes" if met else "no"
+
+
+def main_rows(r):
+    """(figure, goal text, wcs-agent, ratio, meets goal, aiortc answerer, floor) rows."""
+    floor = r["floor"]["cpu_percent"]
+    agent_rows, aiortc, wake, pesq = r["agent_scaling"], r["aiortc"], r["wake"], r["pesq"]
+    one = agent_rows[0] if agent_rows and "error" not in agent_rows[0] else {}
+    rows = []
+
+    def add(figure, goal_text, measured_text, ratio_pair, aiortc_text="–", floor_text="–"):
+        rows.append((figure, goal_text, measured_text, *ratio_pair, aiortc_text, floor_text))
+
+    cpu_goal = 1.25 * floor
+    add("CPU per call (% of a core)", f"≤ 1.25 × floor = {cpu_goal:.2f}", _num(one.get("cpu"), 2),
+        _verdict(one.get("cpu"), cpu_goal), _num(aiortc.get("call_cpu"), 2),
+        f"libopus enc+dec {floor:.2f} (complexity {r['floor']['complexity']})")
+    slope = r.get("added_call_cost")
+    add("cost of each added call (% of a core)", "≤ 1.0", _num(slope, 2), _verdict(slope, 1.0), "–", f"{floor:.2f}")
+    add("RSS idle (MB)", "≤ 15", _num(r["agent_idle"]["rss"]), _verdict(r["agent_idle"]["rss"], 15),
+        _num(aiortc.get("idle_rss")))
+    add("RSS in one call (MB)", "≤ 20", _num(one.get("rss")), _verdict(one.get("rss"), 20), _num(aiortc.get("call_rss")))
+    first = _median(wake["offer_to_first_audio"])
+    add("offer → first decoded audio, median (ms)", "≤ 50", _num(first), _verdict(first, 50),
+        _num(_median(aiortc.get("first_audio", []))))
+    for key, label, goal in (("push_to_resumed", "push → session resumed", 10),
+                             ("reconnect", "`reconnect` command wall time", 15),
+                             ("push_to_first_audio", "push → first audio", 60)):
+        values = wake[key]
+        add(f"{label}, p50 / p95 (ms, {len(values)} tries)", f"p95 ≤ {goal}", _pair(values),
+            _verdict(percentile(values, 0.95), goal))
+    for key, label, goal, goal_text in (("clean", "PESQ-WB, clean", 4.38, "keep (4.38 before)"),
+                                         ("impaired", "PESQ-WB, 5 % loss + 0-30 ms jitter", 3.3, "≥ 3.3")):
+        score = pesq.get(key, {}).get("pesq_wb")
+        add(label, goal_text, _num(score, 2) if score is not None else pesq.get("error", "–"),
+            _verdict(score, goal, lower_is_better=False))
+    big = next((row for row in r["audiopipe_scaling"] if row["calls"] == 64), None)
+    if big and "error" in big:
+        rows.append(("64 calls in one process", "≤ 100 % of a core, no late frame", big["error"][:60], "–", "no", "–", "–"))
+    elif big:
+        send = big["send"]
+        late = send.get("late")
+        text = f"AudioPipe alone: {big['cpu']:.1f} % CPU, {big['rss']:.0f} MB, {late if late is not None else '?'} late"
+        meets = "yes" if big["cpu"] <= 100 and late == 0 else "no"
+        rows.append(("64 calls in one process", "≤ 100 % of a core, no late frame", text,
+                     f"{big['cpu'] / 100:.2f}", meets, "–", f"64 × floor = {64 * floor:.1f}"))
+    return rows
+
+
+def render(headers, rows):
+    widths = [max(len(str(h)), *(len(str(row[i])) for row in rows)) for i, h in enumerate(headers)]
+    lines = ["| " + " | ".join(str(h).ljust(w) for h, w in zip(headers, widths)) + " |",
+             "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    lines += ["| " + " | ".join(str(c).ljust(w) for c, w in zip(row, widths)) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def main_table(results):
+    return render(("figure", "goal", "wcs-agent", "ratio", "meets", "aiortc 1.4 answerer", "floor"), main_rows(results))
+
+
+def scaling_table(rows, who):
+    out = []
+    for row in rows:
+        if "error" in row:
+            out.append((row["calls"], row["error"][:70], "", "", "", "", "", "", ""))
+            continue
+        send = row["send"]
+        late = "–" if "error" in send else f"{send['late']} / {send['packets']}"
+        jitter = "–" if "error" in send else _num(send["jitter_p99_ms"], 2)
+        others = ", ".join(f"{v:.1f}" for v in row["others_cpu"].values())
+        out.append((row["calls"], _num(row["cpu"], 1), _num(row["cpu"] / row["calls"], 2), _num(row["rss"]),
+                    jitter, late, others, f"{row['machine_busy']:.0f} %", f"{row['load']:.1f}"))
+    return render(("calls", f"{who} CPU %", "per call", "RSS MB", "send jitter p99 ms", "late / sent",
+                   "far ends CPU %", "machine busy", "load avg"), out)
