@@ -115,9 +115,9 @@ def main():
     print(main_table(results))
     print("\nScaling, wcs-agent (far ends: wcs-bench-peer; agent max_calls ≤ 16; calls past the first are held, "
           "media runs):")
-    print(scaling_table(results["agent_scaling"], "agent"))
+    print(scaling_table(results["agent_scaling"], "agent", "CPU % peer / emulator"))
     print("\nScaling, AudioPipe alone (wcs-bench-peer answering every call in one process):")
-    print(scaling_table(results["audiopipe_scaling"], "answerer"))
+    print(scaling_table(results["audiopipe_scaling"], "answerer", "CPU % offering peer"))
     print(f"\nraw results: .build/bench-results.json; logs: {results.get('work')}")
 
 

@@ -25,7 +25,7 @@ def _measure(pid, other_pids, seconds):
     time.sleep(seconds)
     per, machine, load = window.stop()
     jitter = capture.stop()
-    return {"cpu": per[pid], "rss": rss_mb(pid), "machine_busy": machine, "load": load,
+    return {"cpu": per[pid], "rss": rss_mb(pid), "machine_busy": machine, "load": load, "seconds": seconds,
             "others_cpu": {p: per[p] for p in other_pids}, "send": jitter}
 
 

@@ -82,17 +82,18 @@ def main_table(results):
     return render(("figure", "goal", "wcs-agent", "ratio", "meets", "aiortc 1.4 answerer", "floor"), main_rows(results))
 
 
-def scaling_table(rows, who):
+def scaling_table(rows, who, others_label):
     out = []
     for row in rows:
         if "error" in row:
-            out.append((row["calls"], row["error"][:70], "", "", "", "", "", "", ""))
+            out.append((row["calls"], row["error"][:70], "", "", "", "", "", "", "", ""))
             continue
         send = row["send"]
         late = "–" if "error" in send else f"{send['late']} / {send['packets']}"
+        due = f"{send['packets']} / {int(row['calls'] * 50 * row['seconds'])}" if "error" not in send else "–"
         jitter = "–" if "error" in send else _num(send["jitter_p99_ms"], 2)
-        others = ", ".join(f"{v:.1f}" for v in row["others_cpu"].values())
+        others = " / ".join(f"{v:.1f}" for v in row["others_cpu"].values())
         out.append((row["calls"], _num(row["cpu"], 1), _num(row["cpu"] / row["calls"], 2), _num(row["rss"]),
-                    jitter, late, others, f"{row['machine_busy']:.0f} %", f"{row['load']:.1f}"))
-    return render(("calls", f"{who} CPU %", "per call", "RSS MB", "send jitter p99 ms", "late / sent",
-                   "far ends CPU %", "machine busy", "load avg"), out)
+                    due, jitter, late, others, f"{row['machine_busy']:.0f} %", f"{row['load']:.1f}"))
+    return render(("calls", f"{who} CPU %", "per call", "RSS MB", "RTP sent / due", "send jitter p99 ms",
+                   "late / sent", others_label, "machine busy", "load avg"), out)
