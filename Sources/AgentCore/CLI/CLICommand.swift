@@ -46,9 +46,9 @@ struct CLICommand: Sendable {
     var helpLines: [String] {
         let head = "  " + name + (usage.isEmpty ? "" : " " + usage)
         let lines = summary.split(separator: "\n").map(String.init)
-        let indent = String(repeating: " ", count: 34)
-        guard head.count < 33 else { return [head] + lines.map { indent + $0 } }
-        return [head.padding(toLength: 34, withPad: " ", startingAt: 0) + (lines.first ?? "")] + lines.dropFirst().map { indent + $0 }
+        let indent = String(repeating: " ", count: 32)
+        guard head.count < 31 else { return [head] + lines.map { indent + $0 } }
+        return [head.padding(toLength: 32, withPad: " ", startingAt: 0) + (lines.first ?? "")] + lines.dropFirst().map { indent + $0 }
     }
 
     /// `wcs-agent NAME --help`.

@@ -39,9 +39,9 @@ enum ControlVerbs {
         name: "reconnect", usage: "[--payload FILE|-]",
         summary: """
         bring the session back now (what a push handler runs);
-        exit 0 when the session is back, 4 when it is not; --payload: the same
-        for a raw push {"id","uuid","handle"}: once per call id; a call that
-        ended meanwhile is recorded as missed, not rung
+        exit 0 when the session is back, 4 when it is not;
+        --payload: the same for a raw push {"id","uuid","handle"}, once per
+        call id; a call that ended meanwhile is recorded as missed, not rung
         """,
         flags: ArgumentSpec(valueFlags: ["--payload"]), timeout: 60,
         parse: { parsed in
@@ -84,7 +84,7 @@ enum ControlVerbs {
         name: "reload", usage: "[--json]",
         summary: """
         re-read the config file and start flags (as SIGHUP); prints what
-        changed and what needed a reconnect; exit 1 if the file does not load
+        changed and what reconnected; exit 1 if the file does not load
         """,
         timeout: 60, parse: CLIArguments.none,
         handle: { _, context in
