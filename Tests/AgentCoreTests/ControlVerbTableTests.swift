@@ -86,6 +86,30 @@ import WCSSession
         #expect(await send("reload", [:]) == .failure(code: "reload_failed", message: "this daemon cannot reload"))
     }
 
+    /// The agent's status JSON and the typed `StatusResult` have the same keys: a key added to one
+    /// and not the other fails here instead of vanishing from `status --json`.
+    @Test func theTypedStatusCarriesEveryKeyTheAgentReports() async throws {
+        let state = ScratchDirectory()
+        let agent = Agent(config: AgentConfig(server: "ws://127.0.0.1:9"), tokenStore: TokenStore(directory: state.path)) { _ in }
+        let raw = try #require(await agent.status().objectValue)
+        let typed = try #require(try ControlCoding.json(try await ControlVerbs.statusOf(agent)).objectValue)
+        #expect(Set(raw.keys) == Set(typed.keys))
+        #expect(JSONValue.object(raw) == JSONValue.object(typed))
+    }
+
+    @Test func helpComesFromTheTable() throws {
+        let overview = try run(AgentHarness.binary, ["--help"])
+        #expect(overview.status == 0)
+        #expect(overview.output.contains("  reload [--json]               re-read the config file and start flags (as SIGHUP)"))
+        let reload = try run(AgentHarness.binary, ["reload", "--help"])
+        #expect(reload.status == 0)
+        #expect(reload.output.hasPrefix("usage: wcs-agent reload [--json] [--socket PATH | --config FILE] [--timeout S]\n\nre-read"))
+        let bad = try run(AgentHarness.binary, ["reload", "--payload", "x"])
+        #expect(bad.status == ExitCode.usage.rawValue && bad.output.contains("wcs-agent reload: unknown option --payload"))
+        let version = try run(AgentHarness.binary, ["--version"])
+        #expect(version.output.contains("(control protocol \(ControlProtocolVersion.current))"))
+    }
+
     @Test func commandLineMistakesAreUsageErrors() throws {
         func parse(_ verb: String, _ arguments: [String]) throws {
             let entry = try #require(ControlVerbs.byName[verb])

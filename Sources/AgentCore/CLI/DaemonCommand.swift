@@ -89,21 +89,3 @@ enum DaemonCommand {
         return ExitCode.ok.rawValue
     }
 }
-
-/// Forwards agent events to the control server's subscribers once the server exists.
-final class EventBroadcaster: @unchecked Sendable {
-    private let lock = NSLock()
-    private var server: ControlServer?
-
-    func attach(_ server: ControlServer) {
-        lock.lock(); defer { lock.unlock() }
-        self.server = server
-    }
-
-    func send(_ event: JSONValue) {
-        lock.lock()
-        let server = self.server
-        lock.unlock()
-        server?.broadcast(event)
-    }
-}

@@ -7,15 +7,22 @@ extension ControlClient {
     /// a result that does not decode is a `.protocolError` naming the field.
     func request<Arguments, Result>(_ verb: ControlVerb<Arguments, Result>, _ arguments: Arguments,
                                     timeout: Double? = nil) throws -> Result {
+        try exchange(verb, arguments, timeout: timeout).result
+    }
+
+    /// As `request`, also returning the result exactly as the daemon sent it (what `--json` prints,
+    /// so keys a newer daemon adds reach scripts even through an older CLI).
+    func exchange<Arguments, Result>(_ verb: ControlVerb<Arguments, Result>, _ arguments: Arguments,
+                                     timeout: Double? = nil) throws -> (result: Result, wire: JSONValue) {
         let args: JSONValue
         do {
             args = try ControlCoding.json(arguments)
         } catch {
             throw ControlClientError.protocolError("cannot encode the \(verb.name) arguments: \(error)")
         }
-        let result = try request(verb.name, args: args, timeout: timeout ?? verb.timeout)
+        let wire = try request(verb.name, args: args, timeout: timeout ?? verb.timeout)
         do {
-            return try ControlCoding.decode(Result.self, from: result)
+            return (try ControlCoding.decode(Result.self, from: wire), wire)
         } catch {
             throw ControlClientError.protocolError("\(verb.name) answered with an unexpected result: \(ControlCoding.describe(error))")
         }

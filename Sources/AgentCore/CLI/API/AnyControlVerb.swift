@@ -43,8 +43,8 @@ struct AnyControlVerb: Sendable {
         command = { parsed in
             let arguments = try verb.parse(parsed)
             return { client, json, timeout in
-                let result = try client.request(verb, arguments, timeout: timeout)
-                print(json ? try ControlCoding.json(result).serialized() : verb.render?(result) ?? "")
+                let (result, wire) = try client.exchange(verb, arguments, timeout: timeout)
+                print(json ? wire.serialized() : verb.render?(result) ?? "")
                 return verb.exitCode(result).rawValue
             }
         }
