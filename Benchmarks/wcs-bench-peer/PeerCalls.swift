@@ -81,7 +81,7 @@ actor PeerCalls {
                 case .firstAudioDecoded:
                     let ms = media.statistics().firstAudioLatency.map { $0 * 1000 } ?? -1
                     output.emit(["id": id, "event": "first_audio", "ms": ms])
-                case .failed(let reason): output.emit(["id": id, "event": "failed", "reason": reason])
+                case .failed(let failure): output.emit(["id": id, "event": "failed", "reason": "\(failure)"])
                 default: continue
                 }
             }
