@@ -57,6 +57,12 @@ final class PushWebhookConnection {
         refuse(status, message)
     }
 
+    /// Reads what has arrived; returns whether the client is still unauthenticated and reading.
+    func catchUp() -> Bool {
+        readable()
+        return phase == .reading && !isAuthenticated
+    }
+
     private func readable() {
         var chunk = [UInt8](repeating: 0, count: 4096)
         for _ in 0..<16 {

@@ -7,10 +7,11 @@ import MainLoop
 /// the coalescer.
 ///
 /// Runs on: the shared loop thread (`@MainLoopActor`), driven by GLib sources; no threads.
-/// Cap: at most `PushWebhookServer.maximumUnauthenticated` connections that have not shown the
-/// secret yet, and `PushWebhookServer.maximumConnections` in all. A new connection over either
-/// limit evicts the slowest unauthenticated one (fewest bytes per second since accept) with 503;
-/// only when every connection is authenticated is the newcomer itself refused with 503.
+/// Cap: when `PushWebhookServer.maximumUnauthenticated` connections have not shown the secret yet,
+/// or `PushWebhookServer.maximumConnections` are open in all, a new connection evicts the slowest
+/// unauthenticated one (fewest bytes per second since accept, among those open for at least
+/// `evictionGrace`) with 503. Only when the total cap is reached and no connection can be evicted
+/// is the newcomer itself refused with 503.
 @MainLoopActor
 final class PushWebhookListener {
     let secret: [UInt8]
@@ -52,17 +53,26 @@ final class PushWebhookListener {
     var connectionCount: Int { connections.count }
 
     private func admit(_ fd: Int32) {
-        let reading = connections.values.filter { $0.phase == .reading && !$0.isAuthenticated }
-        if connections.count >= PushWebhookServer.maximumConnections || reading.count >= PushWebhookServer.maximumUnauthenticated {
-            guard let slowest = reading.min(by: { $0.receiveRate < $1.receiveRate }) else {
+        let unauthenticated = connections.values.filter { $0.phase == .reading && !$0.isAuthenticated }
+        if connections.count >= PushWebhookServer.maximumConnections
+            || unauthenticated.count >= PushWebhookServer.maximumUnauthenticated {
+            // Only clients that had `evictionGrace` to show the secret are candidates: a genuine
+            // client just accepted has not been read yet and must not look slow.
+            let now = FileDescriptorIO.monotonicNow()
+            // Read what each candidate has sent meanwhile (the loop may not have got to it yet),
+            // so a client whose secret already waits in its socket is never taken for slow.
+            let candidates = unauthenticated.filter { now - $0.acceptedAt >= PushWebhookServer.evictionGrace }
+                .filter { $0.catchUp() }
+            if let slowest = candidates.min(by: { $0.receiveRate < $1.receiveRate }) {
+                Log.debug("push", "webhook: evicting slow unauthenticated connection \(slowest.id)")
+                slowest.evict(503, "too many connections; this one was too slow")
+            } else if connections.count >= PushWebhookServer.maximumConnections {
                 let refusal = PushWebhookReply.error(status: 503, "too many requests at once; retry")
                 _ = refusal.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
                 FileDescriptorIO.close(fd)
                 acceptor?.descriptorFreed()
                 return
             }
-            Log.debug("push", "webhook: evicting slow unauthenticated connection \(slowest.id)")
-            slowest.evict(503, "too many connections; this one was too slow")
         }
         let connection = PushWebhookConnection(id: nextID, fd: fd, server: self)
         nextID += 1

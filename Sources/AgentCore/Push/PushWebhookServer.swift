@@ -23,6 +23,8 @@ public final class PushWebhookServer: Sendable {
     public static let maximumConnections = 512
     /// Connections open at once that have not shown the secret yet.
     public static let maximumUnauthenticated = 64
+    /// Seconds a new connection has before it can be evicted as slow.
+    public static let evictionGrace = 0.2
     /// Seconds from accept within which the whole request must arrive (else 408).
     public static let requestDeadline = 2.0
     /// Seconds an answer may wait for the wake (else 504).
