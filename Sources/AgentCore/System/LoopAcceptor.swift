@@ -10,12 +10,16 @@ import MainLoop
 /// ENOBUFS, ENOMEM) the listener pauses: the watch is removed (a level-triggered watch on a
 /// full backlog would otherwise spin), one warning is logged for the whole episode, and accepting
 /// is retried every `retryDelay` seconds or as soon as the owner reports a freed descriptor.
+/// Episodes that follow within `warningInterval` (the pressure flapping while descriptors are
+/// freed) log at debug level only.
 @MainLoopActor
 final class LoopAcceptor {
     /// Seconds between accept retries while paused.
     static let retryDelay = 0.25
     /// Connections accepted per wake-up, so a flood cannot starve the other sources.
     static let batch = 64
+    /// Seconds after a warning during which new episodes are not warned about again.
+    static let warningInterval = 30.0
 
     let fd: Int32
     private let subsystem: String
@@ -24,6 +28,7 @@ final class LoopAcceptor {
     private var watch: LoopFDWatch?
     private var retryTimer: LoopTimer?
     private var stopped = false
+    private var lastWarning: Double?
     /// True from the first failed accept of an episode until an accept succeeds again.
     private(set) var isPaused = false
 
@@ -91,7 +96,13 @@ final class LoopAcceptor {
         if !isPaused {
             isPaused = true
             let reason = SystemCallError("accept", path: label, code: code).reason
-            Log.warning(subsystem, "cannot accept \(label): \(reason); pausing the listener until descriptors are free")
+            let now = FileDescriptorIO.monotonicNow()
+            if let last = lastWarning, now - last < Self.warningInterval {
+                Log.debug(subsystem, "\(label): out of descriptors again (\(reason)); pausing")
+            } else {
+                lastWarning = now
+                Log.warning(subsystem, "cannot accept \(label): \(reason); pausing the listener until descriptors are free")
+            }
         }
         retryTimer = MainLoop.shared.schedule(after: Self.retryDelay) { [weak self] in
             MainLoopActor.assumeIsolated { self?.start() }
