@@ -12,7 +12,7 @@ BENCH_APT_PACKAGES := python3-venv python3-dev gcc
 SWIFT_FLAGS ?=
 QUICK ?=
 
-.PHONY: deps bench-deps build release test demo bench clean
+.PHONY: deps bench-deps build release test demo bench fleet clean
 
 # Installs the Debian packages the build and tests need; does nothing when all are present.
 deps:
@@ -51,3 +51,10 @@ bench-deps:
 # QUICK=1: fewer tries, shorter windows, fewer rows. See Benchmarks/README.md.
 bench: release bench-deps
 	QUICK=$(QUICK) /usr/bin/python3 scripts/bench.py
+
+# A fleet of N agents against one emulator: server restarts, how fast and how gently they come back.
+# FLEET_ARGS passes more options to scripts/fleet.py (e.g. --max-cps 20).
+N ?= 100
+FLEET_ARGS ?=
+fleet: release
+	/usr/bin/python3 scripts/fleet.py .build/release/wcs-agent -n $(N) $(FLEET_ARGS)
