@@ -77,11 +77,15 @@ extension CallManager {
     private func hangUp(_ id: String, verb: String, cause: CallEndCause) async throws(AgentError) {
         let before = calls[id]?.state
         try move(id, verb == "decline" ? .decline : .hangup, verb: verb)
+        calls[id]?.noteEnd(cause)
         do { try await session.hangup(callId: id) } catch {
-            if calls[id]?.state == .ending, let before { calls[id]?.state = before }
+            if calls[id]?.state == .ending, let before {
+                calls[id]?.state = before
+                calls[id]?.endCause = nil
+            }
             throw AgentError("\(error)")
         }
-        calls[id]?.noteEnd(cause)
+        awaitFinalStatus(id)
     }
 
     /// Places an outgoing call with the configured audio.

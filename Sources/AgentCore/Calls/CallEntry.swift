@@ -29,7 +29,8 @@ struct CallEntry {
     var answeredAt: Date?
     /// Why we ended it, if we did (the first reason wins; a lost session overrides).
     var endCause: CallEndCause?
-    /// Timers of this call (auto-answer, offer wait, local ring expiry), cancelled when it ends.
+    /// Timers of this call, cancelled when it ends: auto-answer, the wait for a late offer, and
+    /// `expiryTask`: the local ring expiry, then (once ending) the wait for the final status.
     var answerTask: Task<Void, Never>?
     var offerWaitTask: Task<Void, Never>?
     var expiryTask: Task<Void, Never>?

@@ -25,8 +25,16 @@ enum CallInput: Sendable, Equatable, CustomStringConvertible {
 
     var description: String {
         switch self {
+        case .answer: "answer"
+        case .answerSent: "answer sent"
+        case .decline: "decline"
+        case .hangup: "hangup"
+        case .rejectBusy: "busy rejection"
+        case .unusableOffer: "unusable offer"
+        case .ringExpired: "ring expiry"
+        case .failed: "failure"
         case .server(let status): "server \(status.wire)"
-        default: "\(self)".replacingOccurrences(of: "AgentCore.CallInput.", with: "")
+        case .sessionLost: "session lost"
         }
     }
 }

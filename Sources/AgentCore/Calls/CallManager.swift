@@ -24,6 +24,8 @@ actor CallManager {
     static let offerGrace: Double = 1
     /// Seconds past the ring timeout after which a still-ringing call ends locally.
     static let ringExpiryGrace: Double = 2
+    /// Seconds a call in `ending` waits for the server's final status before it ends locally.
+    static let endingGrace: Double = 5
 
     init(config: AgentConfig, session: WCSSession, publish: @escaping @Sendable (String, [String: JSONValue]) -> Void) {
         self.config = config
@@ -71,11 +73,30 @@ actor CallManager {
         let hangup = effects.contains(.sendHangup), endNow = effects.contains(.endNow)
         if endNow { finish(id, status: status, info: info) }
         guard hangup else { return }
+        if !endNow { awaitFinalStatus(id) }
         let session = self.session
         Task {
             do { try await session.hangup(callId: id) } catch { Log.warning("calls", "cannot hang up call \(id): \(error)") }
             if endNow { await session.forget(callId: id) }
         }
+    }
+
+    /// After our hangup, the server has `endingGrace` seconds to end the call; then it ends
+    /// locally, so a server that never sends `finish` cannot keep it in the table.
+    func awaitFinalStatus(_ id: String) {
+        calls[id]?.expiryTask?.cancel()
+        calls[id]?.expiryTask = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(Self.endingGrace))
+            guard !Task.isCancelled, let self else { return }
+            await self.finalStatusMissing(id)
+        }
+    }
+
+    private func finalStatusMissing(_ id: String) async {
+        guard calls[id]?.state == .ending else { return }
+        Log.warning("calls", "call \(id): no final status from the server \(Int(Self.endingGrace)) s after our hangup; ending it locally")
+        finish(id, status: .finish, info: "no final status from the server after our hangup")
+        await session.forget(callId: id)
     }
 
     // MARK: - Signaling events

@@ -316,15 +316,17 @@ class CallManager:
                 await self.finish(call, "FINISH", NORMAL_CLEARING, reason)
 
 
-OFFER_FAULTS = ("none", "null", "object", "non_utf8", "deep")
+OFFER_FAULTS = ("none", "null", "object", "non_utf8", "deep", "garbage")
 
 
 def spoiled_offer_frame(call_id: str, offer_fault: Optional[str]) -> Optional[str]:
     """The raw `setRemoteSDP` text frame for an offer fault (POST /ring {"offer"}), or None when the
     offer is sent normally (no fault) or not at all (`none`). `null` and `object` put a JSON null or an
     object where the SDP string belongs; `non_utf8` a string holding a lone UTF-16 surrogate (not
-    Unicode, so not UTF-8); `deep` an array nested 10000 levels deep."""
+    Unicode, so not UTF-8); `deep` an array nested 10000 levels deep; `garbage` a string that is not SDP."""
     quoted = json.dumps(call_id)
+    if offer_fault == "garbage":
+        return '{"message":"setRemoteSDP","data":[%s,"this is not an SDP offer"]}' % quoted
     if offer_fault == "null":
         return '{"message":"setRemoteSDP","data":[%s,null]}' % quoted
     if offer_fault == "object":
