@@ -57,9 +57,10 @@ extension CallManager {
             Log.warning("calls", "call \(callId): no audio from the far end; hanging up")
             publish("media_failed", ["call_id": .string(callId), "reason": "no media"])
             apply(callId, .failed, cause: .mediaFailure("no media"))
-        case .failed(let reason):
+        case .failed(let failure):
             guard calls[callId]?.state.isLive == true else { return }
-            Log.error("calls", "call \(callId): media failed: \(reason)")
+            let reason = failure.wcsInfo
+            Log.error("calls", "call \(callId): media failed: \(reason) (\(failure))")
             publish("media_failed", ["call_id": .string(callId), "reason": .string(reason)])
             apply(callId, .failed, cause: .mediaFailure(reason))
         case .firstPacketReceived, .closed:
