@@ -11,8 +11,9 @@ public enum CLI {
       run [--config FILE] [flags]   hold a WCS session in the foreground (what systemd starts)
                                     see `wcs-agent run --help` and docs/config.md for flags
 
-    Talking to a running daemon (flags: --socket PATH | --config FILE):
+    Talking to a running daemon (flags: --socket PATH | --line NAME | --config FILE):
       status [--json]               state, server, connected since, token age, registration, calls
+      status --all [--json]         the same for every line running on this host
       reconnect                     bring the session back now (what a push handler runs);
                                     exit 0 when the session is back, 4 when it is not
       reconnect --payload FILE|-    the same for a raw push {"id","uuid","handle"}: once per call id;
@@ -40,6 +41,9 @@ public enum CLI {
                                     mute/DTMF/transfer, q detaches (daemon and calls keep running)
 
       --version, help
+
+    A line is one daemon of several on a host (systemd: wcs-agent@NAME.service); --line NAME or
+    $WCS_AGENT_LINE=NAME talks to /run/wcs-agent/NAME/control.sock.
 
     Exit codes: 0 ok, 1 error, 2 usage, 3 no daemon running, 4 session not back.
     """

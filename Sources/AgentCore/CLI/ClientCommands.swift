@@ -3,7 +3,8 @@ import WCSSession
 
 /// The verbs that talk to a running daemon over its control socket.
 enum ClientCommands {
-    static let spec = ArgumentSpec(valueFlags: ["--socket", "--config", "--timeout", "--type", "--call", "--payload"], booleanFlags: ["--json"])
+    static let spec = ArgumentSpec(valueFlags: ["--socket", "--config", "--line", "--timeout", "--type", "--call", "--payload"],
+                                   booleanFlags: ["--json", "--all"])
 
     static func run(verb: String, _ arguments: [String]) async -> Int32 {
         let parsed: ParsedArguments
@@ -15,6 +16,11 @@ enum ClientCommands {
             if verb == "call" && parsed.positional.isEmpty { throw UsageError("call needs a NUMBER") }
             try CallControlCommands.validate(verb: verb, parsed)
             if verb != "reconnect" && parsed.value("--payload") != nil { throw UsageError("--payload belongs to reconnect") }
+            if parsed.has("--all") && verb != "status" { throw UsageError("--all belongs to status") }
+            if parsed.has("--all") && parsed.lastFlag(among: ["--socket", "--config", "--line"]) != nil {
+                throw UsageError("--all lists every line; it takes no --socket, --config or --line")
+            }
+            _ = try AgentLine.selected(parsed, useEnvironment: true)
         } catch {
             CLI.printError("wcs-agent \(verb): \(error)")
             return ExitCode.usage.rawValue
@@ -30,6 +36,7 @@ enum ClientCommands {
         }
         let json = parsed.has("--json")
         let timeout = parsed.value("--timeout").flatMap(Double.init) ?? (verb == "reconnect" ? 60 : 10)
+        if parsed.has("--all") { return LineStatus.run(json: json, timeout: timeout) }
         do {
             let path = try socketPath(parsed)
             let client = try ControlClient.connect(path: path, timeout: 5)
@@ -78,16 +85,23 @@ enum ClientCommands {
         }
     }
 
-    /// `--socket`, else the config file's `[agent] socket`, else `$WCS_AGENT_SOCKET`, else
-    /// `$RUNTIME_DIRECTORY/control.sock`, else /run/wcs-agent/control.sock.
+    /// `--socket`, else `--line`'s socket, else the config file's `[agent] socket`, else
+    /// `$WCS_AGENT_SOCKET`, else `$WCS_AGENT_LINE`'s socket, else `$RUNTIME_DIRECTORY/control.sock`,
+    /// else /run/wcs-agent/control.sock.
     static func socketPath(_ parsed: ParsedArguments) throws -> String {
         if let path = parsed.value("--socket") { return path }
+        if parsed.value("--line") != nil, let line = try AgentLine.selected(parsed, useEnvironment: false) {
+            return try line.controlSocket()
+        }
         if let file = parsed.value("--config") {
             let config = try ConfigFile.load(path: file)
             if let path = try config.section("agent").path("socket") { return path }
         }
         let env = ProcessInfo.processInfo.environment
         if let path = env["WCS_AGENT_SOCKET"], !path.isEmpty { return path }
+        if parsed.value("--config") == nil, let line = try AgentLine.selected(parsed, useEnvironment: true) {
+            return try line.controlSocket()
+        }
         if let dir = env["RUNTIME_DIRECTORY"]?.split(separator: ":").first { return "\(dir)/control.sock" }
         return AgentConfig.defaultSocketPath
     }

@@ -233,7 +233,8 @@ actor CallManager {
             source.close()
             throw error
         }
-        var ice = ICEConfiguration(controlling: controlling, localAddresses: config.mediaAddresses)
+        var ice = ICEConfiguration(controlling: controlling,
+                                  localAddresses: MediaAddresses.effective(configured: config.mediaAddresses, server: config.server))
         if let stun = config.stunServer {
             let parts = stun.split(separator: ":")
             ice.stunServer = ICEServerAddress(host: String(parts[0]), port: parts.count > 1 ? UInt16(parts[1]) ?? 3478 : 3478)
