@@ -38,7 +38,8 @@ public enum CLI {
 
     The ringing terminal:
       prompt [--ring-timeout S]     attach this terminal: rings on calls, one-key answer/hangup/hold/
-                                    mute/DTMF/transfer, q detaches (daemon and calls keep running)
+                                    mute/DTMF/transfer, q detaches (daemon and calls keep running);
+                                    when the daemon restarts it waits and attaches again
 
       --version, help
 

@@ -45,13 +45,9 @@ enum PromptCommand {
         let live = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         do {
             let path = try ClientCommands.socketPath(parsed)
-            let events = try ControlClient.connect(path: path, timeout: 5)
-            let requests = try ControlClient.connect(path: path, timeout: 5)
-            defer {
-                events.close()
-                requests.close()
-            }
-            let session = PromptSession(events: events, requests: requests, input: STDIN_FILENO,
+            let connection = try PromptConnection(path: path)
+            defer { connection.close() }
+            let session = PromptSession(connection: connection, input: STDIN_FILENO,
                                         output: STDOUT_FILENO, live: live, ringTimeout: ringTimeout)
             var terminal: RawTerminal?
             if live {

@@ -13,15 +13,13 @@ final class PromptSession: @unchecked Sendable {
     private let screen: PromptScreen  // guarded by lock
     private var exitCode: Int32?  // guarded by lock
     private var exitMessage = ""  // guarded by lock
-    private let events: ControlClient  // event thread only
-    private let requests: ControlClient  // input thread only
+    private let connection: PromptConnection  // events: event thread; requests: input thread
     private let input: Int32
     private let wake: [Int32]  // self-pipe: the event thread wakes the input thread to stop
 
-    /// Takes two connected clients: `events` for the subscription, `requests` for verbs.
-    init(events: ControlClient, requests: ControlClient, input: Int32, output: Int32, live: Bool, ringTimeout: Double) {
-        self.events = events
-        self.requests = requests
+    /// Takes the connected pair: `events` for the subscription, `requests` for verbs.
+    init(connection: PromptConnection, input: Int32, output: Int32, live: Bool, ringTimeout: Double) {
+        self.connection = connection
         self.input = input
         screen = PromptScreen(fd: output, live: live)
         state = PromptState(defaultRingTimeout: ringTimeout)
@@ -32,12 +30,11 @@ final class PromptSession: @unchecked Sendable {
 
     deinit { wake.forEach(FileDescriptorIO.close) }
 
-    /// Subscribes, shows the state and runs until detached (q), stdin ends, or the daemon goes away.
-    /// Blocks the calling thread; returns the exit code.
+    /// Subscribes, shows the state and runs until detached (q) or stdin ends. When the daemon
+    /// goes away it says so, waits for it and attaches again. Blocks the calling thread; returns
+    /// the exit code.
     func run() throws -> Int32 {
-        try events.subscribe(timeout: 5)
-        let status = try events.request("status", timeout: 10)
-        update { $0.apply(status: status, now: Date()) }
+        try attach()
         let thread = Thread { [self] in eventLoop() }
         thread.stackSize = 1 << 20
         thread.start()
@@ -59,9 +56,32 @@ final class PromptSession: @unchecked Sendable {
 
     // MARK: - Event thread
 
+    /// Subscribes on the events connection and shows a fresh status.
+    private func attach() throws {
+        let events = connection.events
+        try events.subscribe(timeout: 5)
+        let status = try events.request("status", timeout: 10)
+        update { $0.apply(status: status, now: Date()) }
+    }
+
+    /// After the daemon went away: says so, waits until it is back and attaches again.
+    private func reattach(after error: Error) {
+        notes(["wcs-agent went away (\(error)); waiting for it to come back (q quits)"])
+        while connection.reconnect(stopped: { stopped }) {
+            do {
+                try attach()
+                notes(["wcs-agent is back: attached again"])
+                return
+            } catch {
+                continue  // it went away again while we attached
+            }
+        }
+    }
+
     private func eventLoop() {
         while !stopped {
             do {
+                let events = connection.events
                 let event = try events.nextEvent(timeout: 0.5)
                 var outcome = PromptState.EventOutcome()
                 update {
@@ -76,7 +96,7 @@ final class PromptSession: @unchecked Sendable {
             } catch ControlClientError.timedOut {
                 update { _ in false }  // countdowns and durations tick
             } catch {
-                stop(code: ExitCode.failure.rawValue, message: "wcs-agent prompt: lost the daemon: \(error)")
+                if !stopped { reattach(after: error) }
             }
         }
     }
@@ -201,7 +221,7 @@ final class PromptSession: @unchecked Sendable {
         var args = extra
         args["call_id"] = .string(callId)
         do {
-            let result = try requests.request(verb, args: .object(args), timeout: verb == "answer" ? 30 : 15)
+            let result = try connection.requests.request(verb, args: .object(args), timeout: verb == "answer" ? 30 : 15)
             update {
                 $0.apply(result: result, callId: callId)
                 return false
@@ -215,7 +235,7 @@ final class PromptSession: @unchecked Sendable {
         } catch ControlClientError.timedOut {
             notes(["\(verb): no answer from wcs-agent yet; watch for the result here"])
         } catch {
-            stop(code: ExitCode.failure.rawValue, message: "wcs-agent prompt: lost the daemon: \(error)")
+            notes(["\(verb) not sent: wcs-agent is not attached (\(error))"])
         }
     }
 
