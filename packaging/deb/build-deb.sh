@@ -19,6 +19,7 @@ version=$(sed -n 's/.*static let version = "\([^"]*\)".*/\1/p' Sources/AgentCore
 arch=$(dpkg --print-architecture)
 
 start=$(date +%s)
+# The release build of the product alone (the tests and other executables are not built).
 swift build -c release --product wcs-agent --static-swift-stdlib --scratch-path "$scratch"
 built=$(date +%s)
 binary=$(swift build -c release --product wcs-agent --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/wcs-agent
@@ -68,6 +69,6 @@ sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@DEPENDS@|$depends|" -
 
 mkdir -p "$out"
 deb=$out/wcs-agent_${version}_${arch}.deb
-dpkg-deb --root-owner-group -Zxz --build "$pkg" "$deb" >/dev/null
+dpkg-deb --root-owner-group -Zgzip --build "$pkg" "$deb" >/dev/null
 echo "build-deb: release build $((built - start)) s, package $((($(date +%s) - built))) s; Depends: $depends" >&2
 echo "$deb"
