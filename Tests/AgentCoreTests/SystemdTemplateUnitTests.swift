@@ -15,7 +15,7 @@ import TestSupport
     @Test func theTemplateVerifiesAsAnInstance() throws {
         let scratch = try TemporaryDirectory(prefix: "wcs-unit")
         let unit = try String(contentsOfFile: Self.templatePath, encoding: .utf8)
-            .replacingOccurrences(of: "ExecStart=/usr/local/bin/wcs-agent ", with: "ExecStart=\(AgentHarness.binary) ")
+            .replacingOccurrences(of: "=/usr/local/bin/wcs-agent ", with: "=\(AgentHarness.binary) ")
         for name in ["wcs-agent@.service", "wcs-agent@door.service"] {
             let path = scratch.file(name)
             try unit.write(toFile: path, atomically: true, encoding: .utf8)
@@ -30,10 +30,11 @@ import TestSupport
         let template = try Self.settings(Self.templatePath)
         let perLine = ["Description=wcs-agent line %i: WCS signaling and SIP call agent",
                        "ExecStart=/usr/local/bin/wcs-agent run --config /etc/wcs-agent/%i.conf",
+                       "ExecReload=/usr/local/bin/wcs-agent reload --config /etc/wcs-agent/%i.conf",
                        "StateDirectory=wcs-agent/%i", "RuntimeDirectory=wcs-agent/%i",
                        "LoadCredential=sip-password:/etc/wcs-agent/%i.sip-password"]
         #expect(template.filter { !perLine.contains($0) } == plain.filter { line in
-            !["Description=", "ExecStart=", "StateDirectory=", "RuntimeDirectory=", "LoadCredential="].contains { line.hasPrefix($0) }
+            !["Description=", "ExecStart=", "ExecReload=", "StateDirectory=", "RuntimeDirectory=", "LoadCredential="].contains { line.hasPrefix($0) }
         })
         for line in perLine { #expect(template.contains(line), "missing \(line)") }
     }

@@ -3,12 +3,30 @@ import WCSSession
 
 /// `wcs-agent status --all`: the status of every line running on this host (every control
 /// socket `AgentLine.running` finds), one block each, or one JSON document
-/// `{"lines": [{"line", "socket", "status"} or {"line", "socket", "error"}]}`.
+/// `{"lines": [{"line", "socket", "status"} or {"line", "socket", "error"}]}` (`status` exactly
+/// as the daemon sent it).
 ///
-/// Runs on the CLI's thread, one line after the other. Exit 0 when every line answered, 3 when
-/// no line was found, 1 when some did not answer (each is still listed, with its error).
+/// Runs on the CLI's task with blocking sockets, one line after the other. Exit 0 when every
+/// line answered, 3 when no line was found, 1 when some did not answer (each is still listed,
+/// with its error).
 enum LineStatus {
-    static func run(json: Bool, timeout: Double) -> Int32 {
+    static let spec = ArgumentSpec(valueFlags: ["--timeout"], booleanFlags: ["--all", "--json"])
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let json: Bool
+        let timeout: Double?
+        do {
+            let parsed = try ParsedArguments(arguments, spec: spec)
+            _ = try CLIArguments.none(parsed)
+            json = parsed.has("--json")
+            timeout = try parsed.value("--timeout").map {
+                guard let seconds = Double($0), seconds > 0 else { throw UsageError("--timeout needs a positive number of seconds") }
+                return seconds
+            }
+        } catch {
+            CLI.printError("wcs-agent status --all: \(error) (--all lists every line; it takes --json and --timeout only)")
+            return ExitCode.usage.rawValue
+        }
         let lines = AgentLine.running()
         guard !lines.isEmpty else {
             CLI.printError("wcs-agent status --all: no line is running (no control socket under \(AgentLine.runtimeRoot(ProcessInfo.processInfo.environment)))")
@@ -23,8 +41,9 @@ enum LineStatus {
             do {
                 let client = try ControlClient.connect(path: socket, timeout: 5)
                 defer { client.close() }
-                let status = try client.request("status", timeout: timeout)
-                entry["status"] = status
+                try client.hello()
+                let (status, wire) = try client.exchange(ControlVerbs.status, NoArguments(), timeout: timeout)
+                entry["status"] = wire
                 blocks.append("\(title)\n" + StatusFormatter.human(status).split(separator: "\n").map { "  \($0)" }.joined(separator: "\n"))
             } catch {
                 failed = true
