@@ -9,6 +9,8 @@ APT_PACKAGES := pkg-config libwebsockets-dev libglib2.0-dev libnice-dev libopus-
 APT_PACKAGES += systemd
 # make deb: dpkg-shlibdeps (dpkg-dev), strip (binutils), man pages checked by lintian (make deb-lint).
 APT_PACKAGES += dpkg-dev binutils
+# TURNRelayTests run calls through a real coturn (turnserver) on loopback.
+APT_PACKAGES += coturn
 SWIFT_FLAGS ?=
 VERSION := $(shell sed -n 's/.*static let version = "\([^"]*\)".*/\1/p' Sources/AgentCore/AgentCore.swift)
 DEB := $(CURDIR)/.build-deb/wcs-agent_$(VERSION)_$(shell dpkg --print-architecture).deb
