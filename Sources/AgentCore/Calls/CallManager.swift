@@ -245,6 +245,7 @@ actor CallManager {
                                           username: user, password: password,
                                           transport: TURNServer.Transport(rawValue: config.turnTransport) ?? .udp)]
         }
+        ice.relayOnly = config.iceTransportPolicy == "relay"
         var media = CallMediaConfiguration(ice: ice)
         media.includeCandidates = config.includeCandidates
         media.codecs = config.codecs.compactMap { AudioCodecKind(rawValue: $0) }
