@@ -20,7 +20,7 @@ final class CoturnProcess: @unchecked Sendable {
             throw HarnessError("\(Self.executable) is missing: run `make deps` (installs coturn)")
         }
         self.user = user
-        let probe = socket(AF_INET, SOCK_DGRAM, 0)  // a free UDP port; coturn takes TCP on it too
+        let probe = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)  // a free UDP port; coturn takes TCP on it too
         var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) } }
