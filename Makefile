@@ -15,7 +15,7 @@ SWIFT_FLAGS ?=
 VERSION := $(shell sed -n 's/.*static let version = "\([^"]*\)".*/\1/p' Sources/AgentCore/AgentCore.swift)
 DEB := $(CURDIR)/.build-deb/wcs-agent_$(VERSION)_$(shell dpkg --print-architecture).deb
 
-.PHONY: deps build release deb deb-lint test demo bench clean
+.PHONY: deps build release deb deb-lint test demo bench fleet clean
 
 # Installs the Debian packages the build and tests need; does nothing when all are present.
 deps:
@@ -63,3 +63,10 @@ demo: release
 # Speed and memory figures of the release build (a table; no pass/fail).
 bench: release
 	/usr/bin/python3 scripts/bench.py
+
+# A fleet of N agents against one emulator: server restarts, how fast and how gently they come back.
+# FLEET_ARGS passes more options to scripts/fleet.py (e.g. --max-cps 20).
+N ?= 100
+FLEET_ARGS ?=
+fleet: release
+	/usr/bin/python3 scripts/fleet.py .build/release/wcs-agent -n $(N) $(FLEET_ARGS)

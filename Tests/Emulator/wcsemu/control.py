@@ -9,10 +9,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 import urllib.parse
 from typing import Any, Awaitable, Callable, Dict, List, Tuple
 
-from .calls import CALLEE_BEHAVIORS
+from .calls import CALLEE_BEHAVIORS, OFFER_FAULTS
 from .settings import is_valid_media_source
 
 log = logging.getLogger("wcsemu.control")
@@ -75,6 +76,7 @@ class ControlApi:
             ("POST", "/send"): self.send,
             ("POST", "/callee"): self.callee,
             ("POST", "/restart"): self.restart,
+            ("GET", "/attempts"): self.attempts,
         }
 
     # -- HTTP plumbing ---------------------------------------------------------------------------
@@ -235,7 +237,11 @@ class ControlApi:
         fault = _text(body, "fault", required=False)
         if fault not in (None, "fingerprint", "unreachable"):
             raise ApiError(400, "'fault' must be fingerprint or unreachable")
-        call = await self.emu.calls.ring(login, caller, display, source, timeout, fault)
+        offer = _text(body, "offer", required=False)
+        if offer not in (None,) + OFFER_FAULTS:
+            raise ApiError(400, "'offer' must be one of " + ", ".join(OFFER_FAULTS))
+        no_finish = _flag(body, "no_finish", False)
+        call = await self.emu.calls.ring(login, caller, display, source, timeout, fault, offer, no_finish)
         return {"callId": call.id, "uuid": call.uuid, "state": call.state, "pushed": call.pushed,
                 "session": call.session_id, "reason": call.end_reason}
 
@@ -334,5 +340,16 @@ class ControlApi:
 
     async def restart(self, body, query):
         abort = _flag(body, "abort", False)
+        moment = time.time()
         await self.emu.restart(abort=abort)
-        return {"restarted": True}
+        return {"restarted": True, "time": moment}
+
+    async def attempts(self, body, query):
+        try:
+            since = float(query.get("since", 0))
+        except ValueError:
+            raise ApiError(400, "'since' must be a number (epoch seconds)") from None
+        view = self.emu.admission.view(since)
+        if query.get("log") == "0":
+            del view["attempts"]
+        return view
