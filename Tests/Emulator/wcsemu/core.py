@@ -14,6 +14,7 @@ from .model import new_id
 from .push import PushSender
 from .sessions import SessionManager
 from .settings import Settings
+from .variants import ServerVariants
 
 log = logging.getLogger("wcsemu.core")
 
@@ -32,6 +33,7 @@ class Emulator:
         self.sessions = SessionManager(self)
         self.calls = CallManager(self)
         self.push = PushSender(self)
+        self.variants = ServerVariants(self)
         self.engine = create_engine(settings, self.calls.on_media_failure)
         self.connections: set = set()
         self.frames: collections.deque = collections.deque(maxlen=FRAME_LOG_SIZE)
@@ -56,7 +58,7 @@ class Emulator:
     async def dispatch(self, conn: ClientConnection, name: str, arg: Any) -> None:
         """Routes one decoded client message (ping/pong are handled by the connection)."""
         if name == "connection":
-            await self.sessions.on_connection(conn, arg)
+            await self.variants.on_connection(conn, arg, self.sessions.on_connection)
             return
         if conn.session is None:
             log.warning("%r %s before 'connection' ignored", conn, name)
