@@ -43,6 +43,16 @@ class Checks:
         login = next(self._next)
         return login, USERS[login]
 
+    async def detached(self, login: str) -> dict:
+        """Waits until the login's session is detached (the server notices a close a moment after
+        the client's close handshake ends); returns its GET /sessions entry."""
+        for _ in range(40):
+            session = (await self.emu.aget(f"/sessions?login={login}"))[0]
+            if not session["connected"]:
+                return session
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"session of {login} still attached: {session}")
+
     async def registered_client(self, keep_alive=True):
         login, password = self.user()
         client = await connect(self.emu.url)
@@ -89,12 +99,8 @@ class Checks:
     async def resume_by_token(self):
         client, login, data = await self.registered_client()
         await client.close()
-        for _ in range(20):  # the server notices the close a moment after the handshake
-            session = (await self.emu.aget(f"/sessions?login={login}"))[0]
-            if not session["connected"]:
-                break
-            await asyncio.sleep(0.05)
-        assert not session["connected"] and session["expires_in"] > 3000, session
+        session = await self.detached(login)
+        assert session["expires_in"] > 3000, session
         again = await connect(self.emu.url)
         await again.resume(data["authToken"])
         resumed = (await again.expect("getUserData"))[0]
@@ -171,6 +177,7 @@ class Checks:
         try:
             client, login, _ = await self.registered_client()
             await client.close()
+            await self.detached(login)
             ring = await self.emu.apost("/ring", {"login": login, "caller": "2009"})
             for _ in range(50):
                 if bodies:
@@ -444,7 +451,7 @@ async def main() -> int:
     runner = Runner()
     try:
         for name in [n for n in Checks.__dict__ if not n.startswith("_") and n not in (
-                "user", "registered_client")]:
+                "user", "registered_client", "detached")]:
             await runner.run(name, getattr(checks, name))
         variants = VariantChecks(checks)
         for name in [n for n in VariantChecks.__dict__ if not n.startswith("_")]:

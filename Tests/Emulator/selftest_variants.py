@@ -33,7 +33,7 @@ class VariantChecks:
         """A registered keepAlive session whose socket was just dropped: (login, getUserData)."""
         client, login, data = await self.base.registered_client()
         client.abort()
-        await asyncio.sleep(0.2)
+        await self.base.detached(login)
         return login, data
 
     async def defaults_are_standard(self):
@@ -160,7 +160,7 @@ class VariantChecks:
         await client.send("answer", {"callId": ring["callId"], "sdp": self.base.client_answer})
         await client.expect("talk")
         client.abort()
-        await asyncio.sleep(0.2)
+        await self.base.detached(login)
         await self.emu.apost("/hangup", {"callId": ring["callId"]})
         again = await connect(self.emu.url)
         await again.resume(data["authToken"])
@@ -176,7 +176,7 @@ class VariantChecks:
             await client.send("answer", {"callId": answered["callId"], "sdp": self.base.client_answer})
             await client.expect("talk")
             client.abort()
-            await asyncio.sleep(0.2)
+            await self.base.detached(login)
             await self.emu.apost("/hangup", {"callId": answered["callId"]})
             missed = await self.emu.apost("/ring", {"login": login, "ring_timeout": 0.2})
             assert missed["pushed"], missed
@@ -209,7 +209,7 @@ class VariantChecks:
                                        "sdp": self.base.client_offer})
             await client.expect("talk")
             client.abort()
-            await asyncio.sleep(0.2)
+            await self.base.detached(login)
             call = (await self.emu.aget("/calls?callId=c-var-end"))[0]
             assert call["end_reason"] == "socket_lost", call
             again = await connect(self.emu.url)
