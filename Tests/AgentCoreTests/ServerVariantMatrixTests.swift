@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import WCSSession
 @testable import AgentCore
 
 /// Issue 8's invariants, checked with the real `wcs-agent` binary against every server variant the
@@ -33,13 +34,13 @@ import TestSupport
             problems.checkOnlineIsReal("after login")
             guard let first = try h.emulator.control.sessions(login: AgentHarness.login).first else { return ["no server session"] }
             try h.emulator.control.cut(login: AgentHarness.login)
-            let back = (try? h.waitFor("back online with a live socket", timeout: 30) {
+            let back = (try? h.waitFor("back online with a live socket", timeout: 12) {
                 let s = try h.status()
                 let session = try h.emulator.control.sessions(login: AgentHarness.login).first { $0.connected }
                 return s["state"] == "online" && (s["resumes"]?.intValue ?? 0) >= 1 && session != nil
             }) != nil
-            if !back { problems.add("not back online with a live socket 30 s after the cut: \(problems.snapshot())") }
-            problems.watchOnline(seconds: 1.5)
+            if !back { problems.add("not back online with a live socket 12 s after the cut: \(problems.snapshot())") }
+            problems.watchOnline(seconds: 1)
             problems.checkOnlineIsReal("after the resume")
             let sessions = try h.emulator.control.sessions(login: AgentHarness.login)
             if sessions.map(\.id) != [first.id] {
@@ -147,8 +148,8 @@ import TestSupport
             _ = try h.emulator.control.setConfig(["connection_delay": .number(2)])
             try h.emulator.control.cut(login: AgentHarness.login)
             try h.emulator.control.hangup(callId: ring.callId)
-            let recorded = (try? CallControlTests.waitForRecord(h, ring.callId, timeout: 40)) != nil
-            if !recorded { problems.add("no record of the call 40 s after the SIP side ended it") }
+            let recorded = (try? CallControlTests.waitForRecord(h, ring.callId, timeout: 25)) != nil
+            if !recorded { problems.add("no record of the call 25 s after the SIP side ended it") }
             try? h.waitFor("online", timeout: 10) { try h.status()["state"] == "online" }
             if let call = try CallControlTests.statusCall(h, ring.callId) {
                 problems.add("status still lists the ended call: \(call.serialized())")
