@@ -9,7 +9,7 @@ APT_PACKAGES := pkg-config libwebsockets-dev libglib2.0-dev libnice-dev libopus-
 APT_PACKAGES += systemd
 SWIFT_FLAGS ?=
 
-.PHONY: deps build release test demo bench clean
+.PHONY: deps build release test demo bench fleet clean
 
 # Installs the Debian packages the build and tests need; does nothing when all are present.
 deps:
@@ -44,3 +44,10 @@ demo: release
 # Speed and memory figures of the release build (a table; no pass/fail).
 bench: release
 	/usr/bin/python3 scripts/bench.py
+
+# A fleet of N agents against one emulator: server restarts, how fast and how gently they come back.
+# FLEET_ARGS passes more options to scripts/fleet.py (e.g. --max-cps 20).
+N ?= 100
+FLEET_ARGS ?=
+fleet: release
+	/usr/bin/python3 scripts/fleet.py .build/release/wcs-agent -n $(N) $(FLEET_ARGS)

@@ -6,6 +6,7 @@ import logging
 import time
 from typing import Any, Dict, Optional
 
+from .admission import Admission
 from .calls import CallManager
 from .connection import ClientConnection
 from .frames import redact
@@ -33,6 +34,7 @@ class Emulator:
         self.sessions = SessionManager(self)
         self.calls = CallManager(self)
         self.push = PushSender(self)
+        self.admission = Admission(self)
         self.variants = ServerVariants(self)
         self.engine = create_engine(settings, self.calls.on_media_failure)
         self.connections: set = set()
@@ -49,6 +51,9 @@ class Emulator:
     async def handle_socket(self, websocket) -> None:
         """websockets.serve handler: one client connection."""
         conn = ClientConnection(self, websocket)
+        if not self.admission.on_open(conn):
+            await self.admission.refuse(conn)
+            return
         self.connections.add(conn)
         try:
             await conn.run()
@@ -58,7 +63,7 @@ class Emulator:
     async def dispatch(self, conn: ClientConnection, name: str, arg: Any) -> None:
         """Routes one decoded client message (ping/pong are handled by the connection)."""
         if name == "connection":
-            await self.variants.on_connection(conn, arg, self.sessions.on_connection)
+            await self.variants.on_connection(conn, arg, self._handle_connection)
             return
         if conn.session is None:
             log.warning("%r %s before 'connection' ignored", conn, name)
@@ -70,6 +75,12 @@ class Emulator:
             log.info("%r %s accepted (no reply)", conn, name)
         else:
             log.warning("%r unknown message %r ignored", conn, name)
+
+    async def _handle_connection(self, conn: ClientConnection, arg: Any) -> None:
+        """A `connection` message, once any --connection-delay has passed."""
+        self.admission.on_connection(conn, arg)
+        await self.sessions.on_connection(conn, arg)
+        self.admission.after_connection(conn)
 
     async def _on_send_data(self, conn: ClientConnection, obj: Any) -> None:
         """`sendData {operationId, payload}`: there is no backend, so it is accepted at once."""
