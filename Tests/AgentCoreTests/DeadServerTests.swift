@@ -10,7 +10,7 @@ import WCSSession
 /// emulator's silent mode.
 @Suite(.serialized) struct DeadServerTests {
     @Test func defaultsNoticeADeadServerWithin15Seconds() {
-        let config = AgentConfig()
+        let config = AgentConfig(server: "ws://127.0.0.1:1")
         #expect(Double(config.receiveProbes) * config.probesInterval <= 15)
         let session = WCSSessionConfiguration(url: "ws://127.0.0.1:1")
         #expect(Double(session.receiveProbes) * session.probesInterval <= 15)
