@@ -2,9 +2,11 @@ import Foundation
 import MainLoop
 import WCSSession
 
-/// The daemon's brain: holds one WCS session, keeps its token, resumes by token after any loss
-/// (exponential backoff with jitter, never two connections at once), sleeps on request and wakes
-/// on `reconnect` or a push. Control verbs call into it; it publishes events to subscribers.
+/// The daemon's connection lifecycle: holds one WCS session, keeps its token, resumes by token
+/// after any loss (exponential backoff with jitter, never two connections at once), sleeps on
+/// request and wakes on `reconnect` or a push. Calls are not kept here: session call events are
+/// routed to `CallManager` (the one owner of calls) and call verbs are passed to it.
+/// An actor: control verbs, the session event pump and push intake all call into it.
 public actor Agent {
     /// What a `reconnect` did.
     public enum WakeResult: String, Sendable {
@@ -32,7 +34,6 @@ public actor Agent {
     private var pumpTask: Task<Void, Never>?
     private var connectedSince: Date?
     private var lastError: String?
-    private var calls: [String: AgentCall] = [:]
     private var sentReady = false
     private var resumeCount = 0
     private var pushedCallIds = PushDeduplicator()
@@ -130,9 +131,7 @@ public actor Agent {
     public func retire() async {
         phase = .stopping
         retryTask?.cancel()
-        for id in calls.keys.sorted() {
-            try? await session.hangup(callId: id)
-        }
+        await callManager.hangupAll()
         await session.disconnect()
         pumpTask?.cancel()
     }
@@ -235,10 +234,7 @@ public actor Agent {
     /// Calls `number` with the configured audio; returns the new call id.
     public func call(_ number: String) async throws(AgentError) -> String {
         guard phase == .online else { throw AgentError("not connected to the server (\(phase.rawValue))") }
-        let id = try await callManager.call(number)
-        calls[id] = AgentCall(callId: id, direction: "outgoing", status: "PENDING", caller: nil, callee: number,
-                              displayName: nil, info: nil, started: Date())
-        return id
+        return try await callManager.call(number)
     }
 
     /// Puts a talking call on hold; returns its id.
@@ -260,12 +256,12 @@ public actor Agent {
 
     /// Every call: state, direction, party, duration, mute/hold and media figures.
     public func callList() async -> JSONValue {
-        let media = await callManager.snapshot()
-        return .array(calls.values.sorted { $0.started < $1.started }.map { call in
-            var fields = call.json.objectValue ?? [:]
-            if case .object(let extra)? = media[call.callId] { fields.merge(extra) { _, fromManager in fromManager } }
-            return .object(fields)
-        })
+        .array(await calls().map(\.json))
+    }
+
+    /// Every call, oldest first, as `CallManager` (their one owner) sees them.
+    public func calls() async -> [CallSummary] {
+        await callManager.list()
     }
 
     /// The `status` verb's answer. Never contains the token.
@@ -439,24 +435,11 @@ public actor Agent {
         case .registrationFailed(let status, let info):
             publishEvent("registration_failed", ["status": (status).map(JSONValue.string) ?? .null,
                                                  "info": (info).map(JSONValue.string) ?? .null])
-        case .incomingCall(let info, let replayed):
+        case .incomingCall(let info, let offer, let replayed):
             _ = announcedCallIds.insert(info.callId)
-            let call = AgentCall(callId: info.callId, direction: "incoming", status: info.status.wire,
-                                 caller: info.caller, callee: info.callee, displayName: info.visibleName,
-                                 info: info.info, started: calls[info.callId]?.started ?? Date())
-            calls[info.callId] = call
-            var fields = call.json.objectValue ?? [:]
-            fields["replayed"] = .bool(replayed)
-            fields["ring_timeout"] = .number(config.ringTimeout)
-            publishEvent("incoming_call", fields)
-            await callManager.incoming(info)
+            await callManager.incoming(info, offer: offer, replayed: replayed)
         case .callStatus(let info):
             await callManager.statusChanged(info)
-            guard var call = calls[info.callId] else { return }
-            call.status = info.status.wire
-            call.info = info.info ?? call.info
-            if info.status.isTerminal { calls[info.callId] = nil } else { calls[info.callId] = call }
-            publishEvent("call_status", call.json.objectValue ?? [:])
         case .remoteSDP(let callId, let sdp):
             await callManager.remoteSDP(callId: callId, sdp: sdp)
         case .transfer(let callId, let status, let info):
@@ -476,11 +459,8 @@ public actor Agent {
 
     /// The calls of a lost server session are gone: record them as connection_lost.
     private func loseCalls(_ reason: String) {
-        let lost = calls.keys.sorted()
-        calls = [:]
-        let manager = callManager
-        Task { await manager.sessionLost(callIds: lost, reason: reason) }
-        for id in lost { publishEvent("call_status", ["call_id": .string(id), "status": "FINISH", "info": .string(reason)]) }
+        let manager = callManager, lostAt = Date()
+        Task { await manager.sessionLost(reason: reason, lostAt: lostAt) }
     }
 
     private func publishEvent(_ type: String, _ fields: [String: JSONValue]) {

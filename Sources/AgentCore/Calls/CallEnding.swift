@@ -1,0 +1,71 @@
+import AudioPipe
+import Foundation
+import MainLoop
+import WCSSession
+
+/// The end of a call: the `call_ended` event, the classification and the record in calls.jsonl;
+/// and the list of calls. Part of the `CallManager` actor.
+extension CallManager {
+    /// Every call, oldest first, for `status` and `calls`.
+    func list() -> [CallSummary] {
+        calls.values.sorted { $0.started < $1.started }.map(\.summary)
+    }
+
+    /// Ends every call: the session that carried them is gone (a new session after a resume
+    /// failed, or the token was refused). Each call that started before `lostAt` is recorded as
+    /// connection_lost (calls of the new session are kept).
+    func sessionLost(reason: String, lostAt: Date) {
+        for id in calls.keys.sorted() where calls[id]!.started <= lostAt {
+            publish("call_status", ["call_id": .string(id), "status": "FINISH", "info": .string(reason)])
+            apply(id, .sessionLost, cause: .connectionLost, info: reason)
+        }
+    }
+
+    /// Removes the call from the table, closes its media, publishes `call_ended` and records it.
+    func finish(_ callId: String, status: CallStatus, info: String?) {
+        guard var call = calls.removeValue(forKey: callId) else { return }
+        call.state = .ended
+        call.answerTask?.cancel()
+        call.offerWaitTask?.cancel()
+        call.expiryTask?.cancel()
+        let ended = Date()
+        var fields: [String: JSONValue] = ["call_id": .string(callId), "direction": .string(call.direction.rawValue),
+                                           "status": .string(status.wire), "declined": .bool(call.endCause == .declinedByUs)]
+        if let info { fields["info"] = .string(info) }
+        var stats: CallMediaStatistics?
+        if let media = call.media {
+            stats = media.statistics()
+            media.close()
+            fields["stats"] = Self.json(stats!)
+        }
+        if let path = call.recordingPath { fields["recording"] = .string(path) }
+        if let answered = call.answeredAt { fields["duration_seconds"] = .number((ended.timeIntervalSince(answered) * 10).rounded() / 10) }
+        let result = CallEndClassifier.classify(facts(call, status: status, info: info, ended: ended))
+        fields["end_result"] = .string(result.rawValue)
+        if let name = call.displayName { fields["display_name"] = .string(name) }
+        publish("call_ended", fields)
+        var failure: String?
+        if case .mediaFailure(let reason)? = call.endCause { failure = reason }
+        let record = CallRecord(callId: callId, direction: call.direction.rawValue, caller: call.caller, callee: call.callee,
+                                displayName: call.displayName, started: call.started, answered: call.answeredAt, ended: ended,
+                                endResult: result,
+                                info: failure ?? info ?? (call.endCause == .rejectedAsBusy ? "busy: max_calls reached" : nil),
+                                media: stats.map(Self.record), recording: call.recordingPath)
+        let hooks = self.hooks
+        journal.write(record) { hooks.callEnded(record) }
+    }
+
+    private func facts(_ call: CallEntry, status: CallStatus, info: String?, ended: Date) -> CallEndFacts {
+        var f = CallEndFacts(direction: call.direction, status: status, info: info, answered: call.answeredAt != nil,
+                             ringSeconds: ended.timeIntervalSince(call.started), ringTimeout: config.ringTimeout)
+        switch call.endCause {
+        case .declinedByUs?: f.declinedByUs = true
+        case .rejectedAsBusy?: f.rejectedAsBusy = true
+        case .hungUpByUs?: f.hungUpByUs = true
+        case .mediaFailure(let reason)?: f.mediaFailure = reason
+        case .connectionLost?: f.connectionLost = true
+        case .ringExpired?, .hungUpAfterAnswer?, nil: break
+        }
+        return f
+    }
+}
