@@ -149,7 +149,7 @@ extension CallManager {
         guard let call = calls[callId], call.offer == nil, call.state == .ringing else { return }
         let reason = "no usable SDP offer from the server"
         Log.warning("calls", "call \(callId) from \(call.caller ?? "?"): \(reason); hanging up")
-        publish("media_failed", ["call_id": .string(callId), "reason": .string(reason)])
+        publish(.mediaFailed(callId: callId, reason: reason))
         apply(callId, .unusableOffer, cause: .mediaFailure(reason), info: reason)
     }
 

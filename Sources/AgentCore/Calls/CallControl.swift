@@ -36,7 +36,7 @@ extension CallManager {
         guard let call = calls[id], let media = call.media else { throw AgentError("call \(id) has no audio") }
         media.isMuted = muted
         Log.info("calls", "call \(id) \(muted ? "muted" : "unmuted")")
-        publish("call_control", controlFields(call, action: muted ? "muted" : "unmuted"))
+        publish(.callControl(controlChange(call, id: id, action: muted ? "muted" : "unmuted")))
         return id
     }
 
@@ -66,7 +66,10 @@ extension CallManager {
                 throw AgentError("\(error)")
             }
         }
-        publish("call_control", controlFields(calls[id], id: id, action: "dtmf", extra: ["digits": .string(digits), "via": .string(via)]))
+        var change = controlChange(calls[id], id: id, action: "dtmf")
+        change.digits = digits
+        change.via = via
+        publish(.callControl(change))
         return ["call_id": .string(id), "digits": .string(digits), "via": .string(via)]
     }
 
@@ -88,7 +91,9 @@ extension CallManager {
             throw AgentError("\(error)")
         }
         Log.info("calls", "call \(id): transfer to \(target) requested")
-        publish("call_control", controlFields(calls[id], id: id, action: "transfer", extra: ["target": .string(target)]))
+        var change = controlChange(calls[id], id: id, action: "transfer")
+        change.target = target
+        publish(.callControl(change))
         return id
     }
 
@@ -104,13 +109,9 @@ extension CallManager {
         }
     }
 
-    /// Fields of a `call_control` event: the call's id, the action, and its mute and hold state.
-    func controlFields(_ call: CallEntry?, id: String? = nil, action: String, extra: [String: JSONValue] = [:]) -> [String: JSONValue] {
-        var o = extra
-        o["call_id"] = .string(call?.callId ?? id ?? "?")
-        o["action"] = .string(action)
-        o["held"] = .bool(call?.state == .held)
-        o["muted"] = .bool(call?.media?.isMuted ?? false)
-        return o
+    /// A `call_control` event: the call's id, the action, and its mute and hold state.
+    func controlChange(_ call: CallEntry?, id: String, action: String) -> CallControlChange {
+        CallControlChange(callId: call?.callId ?? id, action: action, held: call?.state == .held,
+                          muted: call?.media?.isMuted ?? false)
     }
 }

@@ -16,7 +16,7 @@ extension CallManager {
     /// connection_lost (calls of the new session are kept).
     func sessionLost(reason: String, lostAt: Date) {
         for id in calls.keys.sorted() where calls[id]!.started <= lostAt {
-            publish("call_status", ["call_id": .string(id), "status": "FINISH", "info": .string(reason)])
+            publish(.callStatus(CallDescription(callId: id, direction: nil, status: CallStatus.finish.wire, started: nil, info: reason)))
             apply(id, .sessionLost, cause: .connectionLost, info: reason)
         }
     }
@@ -29,21 +29,17 @@ extension CallManager {
         call.offerWaitTask?.cancel()
         call.expiryTask?.cancel()
         let ended = Date()
-        var fields: [String: JSONValue] = ["call_id": .string(callId), "direction": .string(call.direction.rawValue),
-                                           "status": .string(status.wire), "declined": .bool(call.endCause == .declinedByUs)]
-        if let info { fields["info"] = .string(info) }
         var stats: CallMediaStatistics?
         if let media = call.media {
             stats = media.statistics()
             media.close()
-            fields["stats"] = Self.json(stats!)
         }
-        if let path = call.recordingPath { fields["recording"] = .string(path) }
-        if let answered = call.answeredAt { fields["duration_seconds"] = .number((ended.timeIntervalSince(answered) * 10).rounded() / 10) }
         let result = CallEndClassifier.classify(facts(call, status: status, info: info, ended: ended))
-        fields["end_result"] = .string(result.rawValue)
-        if let name = call.displayName { fields["display_name"] = .string(name) }
-        publish("call_ended", fields)
+        publish(.callEnded(CallEndReport(
+            callId: callId, direction: call.direction.rawValue, status: status.wire, declined: call.endCause == .declinedByUs,
+            info: info, stats: stats.map(Self.json), recording: call.recordingPath,
+            durationSeconds: call.answeredAt.map { (ended.timeIntervalSince($0) * 10).rounded() / 10 },
+            endResult: result.rawValue, displayName: call.displayName)))
         var failure: String?
         if case .mediaFailure(let reason)? = call.endCause { failure = reason }
         let record = CallRecord(callId: callId, direction: call.direction.rawValue, caller: call.caller, callee: call.callee,

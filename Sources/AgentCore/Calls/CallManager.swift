@@ -14,7 +14,7 @@ import WCSSession
 actor CallManager {
     var config: AgentConfig
     let session: WCSSession
-    let publish: @Sendable (String, [String: JSONValue]) -> Void
+    let publish: @Sendable (AgentEvent) -> Void
     var calls: [String: CallEntry] = [:]
     let journal: CallJournal
     var hooks: CallHooks
@@ -27,7 +27,7 @@ actor CallManager {
     /// Seconds a call in `ending` waits for the server's final status before it ends locally.
     static let endingGrace: Double = 5
 
-    init(config: AgentConfig, session: WCSSession, publish: @escaping @Sendable (String, [String: JSONValue]) -> Void) {
+    init(config: AgentConfig, session: WCSSession, publish: @escaping @Sendable (AgentEvent) -> Void) {
         self.config = config
         self.session = session
         self.publish = publish
@@ -129,18 +129,14 @@ actor CallManager {
     }
 
     private func publishIncoming(_ call: CallEntry, replayed: Bool) {
-        var fields = call.description.fields
-        fields["replayed"] = .bool(replayed)
-        fields["ring_timeout"] = .number(config.ringTimeout)
-        publish("incoming_call", fields)
+        publish(.incomingCall(call.description, replayed: replayed, ringTimeout: config.ringTimeout))
     }
 
     /// Declines a call at once because `max_calls` calls are already live; says so in an event.
     private func rejectAsBusy(_ callId: String, live: Int) {
         let caller = calls[callId]?.caller
         Log.notice("calls", "call \(callId) from \(caller ?? "?") declined as busy: \(live) calls already (max_calls \(config.maxCalls))")
-        publish("call_rejected", ["call_id": .string(callId), "reason": "busy", "caller": caller.map(JSONValue.string) ?? .null,
-                                  "max_calls": .number(Double(config.maxCalls))])
+        publish(.callRejected(callId: callId, reason: "busy", caller: caller, maxCalls: config.maxCalls))
         apply(callId, .rejectBusy, cause: .rejectedAsBusy)
     }
 
@@ -159,7 +155,7 @@ actor CallManager {
         guard calls[callId] != nil else { return }
         calls[callId]?.displayName = name
         calls[callId]?.displayNameFromHook = true
-        publish("call_updated", ["call_id": .string(callId), "display_name": .string(name), "source": "on_incoming"])
+        publish(.callUpdated(callId: callId, displayName: name, source: "on_incoming"))
     }
 
     /// A status from the server: the transition, then the events (`call_control` for hold
@@ -174,9 +170,9 @@ actor CallManager {
         let description = calls[info.callId]!.description
         apply(info.callId, .server(info.status), status: info.status, info: info.info)
         if let now = calls[info.callId], (now.state == .held) != wasHeld {
-            publish("call_control", controlFields(now, action: wasHeld ? "resumed" : "held"))
+            publish(.callControl(controlChange(now, id: info.callId, action: wasHeld ? "resumed" : "held")))
         }
-        publish("call_status", description.fields)
+        publish(.callStatus(description))
     }
 
     /// The server's SDP for a known call: the answer to our offer, or a late offer.
@@ -194,7 +190,7 @@ actor CallManager {
             try media.applyAnswer(sdp)
         } catch {
             Log.error("calls", "call \(callId): the server's SDP answer is unusable: \(error)")
-            publish("media_failed", ["call_id": .string(callId), "reason": .string("\(error)")])
+            publish(.mediaFailed(callId: callId, reason: "\(error)"))
             apply(callId, .failed, cause: .mediaFailure("\(error)"))
         }
     }

@@ -42,26 +42,24 @@ extension CallManager {
     private func mediaEvent(_ event: CallMediaEvent, callId: String) {
         switch event {
         case .iceConnected(let pair):
-            publish("media", ["call_id": .string(callId), "step": "ice_connected",
-                              "pair": .string(pair.map { "\($0.local.type)->\($0.remote.type)" } ?? "?")])
+            publish(.media(callId: callId, .iceConnected(pair: pair.map { "\($0.local.type)->\($0.remote.type)" } ?? "?")))
         case .dtlsConnected(let profile):
-            publish("media", ["call_id": .string(callId), "step": "dtls_connected", "profile": .string(profile)])
+            publish(.media(callId: callId, .dtlsConnected(profile: profile)))
         case .firstAudioDecoded:
             let latency = calls[callId]?.answerRequestedAt.map { Date().timeIntervalSince($0) * 1000 }
-            publish("media", ["call_id": .string(callId), "step": "first_audio",
-                              "latency_ms": latency.map { .number(($0 * 10).rounded() / 10) } ?? .null])
+            publish(.media(callId: callId, .firstAudio(latencyMs: latency.map { ($0 * 10).rounded() / 10 })))
         case .dtmfReceived(let digit):
-            publish("dtmf", ["call_id": .string(callId), "digit": .string(String(digit))])
+            publish(.dtmf(callId: callId, digit: String(digit)))
         case .mediaTimeout:
             guard calls[callId]?.state.isLive == true else { return }
             Log.warning("calls", "call \(callId): no audio from the far end; hanging up")
-            publish("media_failed", ["call_id": .string(callId), "reason": "no media"])
+            publish(.mediaFailed(callId: callId, reason: "no media"))
             apply(callId, .failed, cause: .mediaFailure("no media"))
         case .failed(let failure):
             guard calls[callId]?.state.isLive == true else { return }
             let reason = failure.wcsInfo
             Log.error("calls", "call \(callId): media failed: \(reason) (\(failure))")
-            publish("media_failed", ["call_id": .string(callId), "reason": .string(reason)])
+            publish(.mediaFailed(callId: callId, reason: reason))
             apply(callId, .failed, cause: .mediaFailure(reason))
         case .firstPacketReceived, .closed:
             break

@@ -50,11 +50,8 @@ public actor Agent {
         self.backoff = Backoff(cap: config.backoffCap)
         let session = WCSSession(configuration: Agent.sessionConfiguration(config), loop: loop)
         self.session = session
-        self.callManager = CallManager(config: config, session: session) { type, fields in
-            var o = fields
-            o["type"] = .string(type)
-            o["time"] = .string(AgentClock.iso(Date()))
-            publish(.object(o))
+        self.callManager = CallManager(config: config, session: session) { event in
+            publish(TimedAgentEvent(event).json)
         }
     }
 
@@ -192,8 +189,7 @@ public actor Agent {
         } catch {
             Log.error("push", "cannot record the missed call \(push.callId): \(error)")
         }
-        publishEvent("missed_call", ["call_id": .string(push.callId), "caller": push.handle.map(JSONValue.string) ?? .null,
-                                     "uuid": push.uuid.map(JSONValue.string) ?? .null])
+        publishEvent(.missedCall(callId: push.callId, caller: push.handle, uuid: push.uuid))
     }
 
     /// Closes the socket on purpose; the server keeps the session. Stays asleep until `wake`.
@@ -212,7 +208,7 @@ public actor Agent {
         connectedSince = nil
         await session.disconnect()
         Log.info("agent", "asleep; the server keeps the session until a push or `wcs-agent reconnect`")
-        publishEvent("state", ["state": .string(phase.rawValue)])
+        publishEvent(.state(phase.rawValue))
         notifier?.status("asleep (session kept by the server)")
     }
 
@@ -293,7 +289,7 @@ public actor Agent {
 
     private func attempt(reason: String) async -> WakeResult {
         phase = .connecting
-        publishEvent("state", ["state": .string(phase.rawValue), "reason": .string(reason)])
+        publishEvent(.state(phase.rawValue, reason: reason))
         notifier?.status("connecting to \(config.server) (\(reason))")
         let stored: StoredToken?
         do {
@@ -322,10 +318,10 @@ public actor Agent {
     private func handle(_ outcome: ResumeOutcome, stored: StoredToken) -> WakeResult {
         switch outcome {
         case .resumed(let info):
-            online(info, event: "resumed")
+            online(info, event: .resumed(sessionId: info.sessionId, pendingCalls: nil))
             return .resumed
         case .resumedWithPendingCall(let info, let pending):
-            online(info, event: "resumed", extra: ["pending_calls": .array(pending.map { .string($0.callId) })])
+            online(info, event: .resumed(sessionId: info.sessionId, pendingCalls: pending.map(\.callId)))
             return .resumedWithPendingCall
         case .reloggedIn(let result, let why):
             Log.notice("agent", "token no longer valid (\(why)); logged in again with a new session")
@@ -344,7 +340,7 @@ public actor Agent {
         switch result {
         case .registered(let info), .established(let info):
             save(info)
-            online(info, event: relogin ? "relogged_in" : "logged_in")
+            online(info, event: relogin ? .reloggedIn(sessionId: info.sessionId) : .loggedIn(sessionId: info.sessionId))
             return relogin ? .reloggedIn : .loggedIn
         case .registrationFailed(_, let status, let info):
             // The account is wrong: retrying would only hammer the PBX. Wait for the operator.
@@ -352,7 +348,7 @@ public actor Agent {
             phase = .registrationFailed
             lastError = "SIP registration failed: \(status ?? "error")\(info.map { " (\($0))" } ?? "")"
             Log.error("agent", "\(lastError!); not retrying. Fix the SIP account, then run `wcs-agent reconnect`")
-            publishEvent("registration_failed", ["error": .string(lastError!)])
+            publishEvent(.registrationFailed(.login(error: lastError!)))
             notifyState(lastError! + "; fix the account, then wcs-agent reconnect")
             Task { await session.disconnect() }
             return .registrationFailed
@@ -370,16 +366,14 @@ public actor Agent {
         }
     }
 
-    private func online(_ info: SessionInfo, event: String, extra: [String: JSONValue] = [:]) {
-        if event == "resumed" { resumeCount += 1 }
+    private func online(_ info: SessionInfo, event: AgentEvent) {
+        if case .resumed = event { resumeCount += 1 }
         phase = .online
         connectedSince = Date()
         lastError = nil
         backoff.reset()
-        var fields = extra
-        fields["session_id"] = (info.sessionId).map(JSONValue.string) ?? .null
-        publishEvent(event, fields)
-        publishEvent("state", ["state": .string(phase.rawValue)])
+        publishEvent(event)
+        publishEvent(.state(phase.rawValue))
         notifyState("online, session \(info.sessionId ?? "?")")
     }
 
@@ -389,7 +383,7 @@ public actor Agent {
         guard retry else {
             phase = .failed
             Log.error("agent", "giving up: \(error.message)")
-            publishEvent("failed", ["error": .string(error.message)])
+            publishEvent(.failed(error: error.message))
             notifyState("failed: \(error.message)")
             return .failed
         }
@@ -402,7 +396,7 @@ public actor Agent {
         phase = .waitingToRetry
         retryAt = Date().addingTimeInterval(delay)
         Log.info("agent", "next attempt in \(String(format: "%.1f", delay)) s")
-        publishEvent("state", ["state": .string(phase.rawValue), "retry_in_seconds": .number(delay)])
+        publishEvent(.state(phase.rawValue, retryInSeconds: delay))
         notifier?.status("reconnecting in \(Int(delay.rounded())) s: \(lastError ?? "")")
         retryTask?.cancel()
         retryTask = Task { [weak self] in
@@ -424,17 +418,16 @@ public actor Agent {
     private func onSessionEvent(_ event: SessionEvent) async {
         switch event {
         case .stateChanged(let s):
-            publishEvent("session_state", ["state": .string(s.rawValue)])
+            publishEvent(.sessionState(s.rawValue))
         case .disconnected(let reason):
-            publishEvent("disconnected", ["reason": .string(reason.description)])
+            publishEvent(.disconnected(reason: reason.description))
             guard reason.isUnexpected, phase == .online else { return }
             connectedSince = nil
             lastError = reason.description
             Log.warning("agent", "lost the connection (\(reason)); resuming by token")
             scheduleRetry()
         case .registrationFailed(let status, let info):
-            publishEvent("registration_failed", ["status": (status).map(JSONValue.string) ?? .null,
-                                                 "info": (info).map(JSONValue.string) ?? .null])
+            publishEvent(.registrationFailed(.reported(status: status, info: info)))
         case .incomingCall(let info, let offer, let replayed):
             _ = announcedCallIds.insert(info.callId)
             await callManager.incoming(info, offer: offer, replayed: replayed)
@@ -443,17 +436,15 @@ public actor Agent {
         case .remoteSDP(let callId, let sdp):
             await callManager.remoteSDP(callId: callId, sdp: sdp)
         case .transfer(let callId, let status, let info):
-            publishEvent("transfer", ["call_id": .string(callId), "status": .string(status),
-                                      "info": info.map(JSONValue.string) ?? .null])
+            publishEvent(.transfer(callId: callId, status: status, info: info))
         case .dataEvent(let payload):
-            publishEvent("data", ["payload": payload])
+            publishEvent(.data(payload: payload))
         case .dataStatus(let operationId, let status, let info):
-            publishEvent("data_status", ["operation_id": .string(operationId), "status": .string(status),
-                                         "info": info.map(JSONValue.string) ?? .null])
+            publishEvent(.dataStatus(operationId: operationId, status: status, info: info))
         case .sessionDebug(let status, let file):
-            publishEvent("server_debug", ["status": .string(status), "file": file.map(JSONValue.string) ?? .null])
+            publishEvent(.serverDebug(status: status, file: file))
         case .warning(let text):
-            publishEvent("warning", ["message": .string(text)])
+            publishEvent(.warning(message: text))
         }
     }
 
@@ -463,11 +454,9 @@ public actor Agent {
         Task { await manager.sessionLost(reason: reason, lostAt: lostAt) }
     }
 
-    private func publishEvent(_ type: String, _ fields: [String: JSONValue]) {
-        var o = fields
-        o["type"] = .string(type)
-        o["time"] = .string(AgentClock.iso(Date()))
-        publish(.object(o))
+    /// Stamps the event with the time and hands its wire JSON to the subscribers.
+    private func publishEvent(_ event: AgentEvent) {
+        publish(TimedAgentEvent(event).json)
     }
 }
 
