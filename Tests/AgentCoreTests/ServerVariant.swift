@@ -34,18 +34,13 @@ struct ServerVariant: Sendable, CustomTestStringConvertible {
     static let standard = ServerVariant(name: "standard", arguments: [])
     static let resumeRegistered = ServerVariant(name: "registered re-sent on resume",
                                                 arguments: ["--resume-registered", "yes"])
-    static let rotatedToken = ServerVariant(
-        name: "token rotated on resume", arguments: ["--resume-token", "rotate"],
-        knownIssues: [.loginAndResume: "a rotated token for the same session is taken for a new session: full login again"])
+    static let rotatedToken = ServerVariant(name: "token rotated on resume", arguments: ["--resume-token", "rotate"])
     static let registeredFirst = ServerVariant(
-        name: "registered before getUserData", arguments: ["--registered-order", "before", "--resume-registered", "yes"],
-        knownIssues: [.loginAndResume: "getUserData overwrites the registration that came first"])
+        name: "registered before getUserData", arguments: ["--registered-order", "before", "--resume-registered", "yes"])
     static let slowConnection = ServerVariant(name: "connection answered after 3 s",
                                               arguments: ["--connection-delay", "3"])
     static let dropAt5ms = ServerVariant(
-        name: "drop 5 ms after the resume's getUserData", arguments: ["--resume-drop-ms", "5", "--resume-drop-count", "1"],
-        knownIssues: [.loginAndResume: "a drop during the 20 ms resume settle leaves the agent online without a socket"],
-        intermittent: true)
+        name: "drop 5 ms after the resume's getUserData", arguments: ["--resume-drop-ms", "5", "--resume-drop-count", "1"])
     static let dropAt200ms = ServerVariant(name: "drop 200 ms after the resume's getUserData",
                                            arguments: ["--resume-drop-ms", "200", "--resume-drop-count", "1"])
     static let badTokenNewSession = ServerVariant(name: "bad token: new session", arguments: ["--bad-token", "new-session"])
