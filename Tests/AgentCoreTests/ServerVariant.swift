@@ -47,9 +47,7 @@ struct ServerVariant: Sendable, CustomTestStringConvertible {
     static let badTokenClose = ServerVariant(name: "bad token: bare close", arguments: ["--bad-token", "close"])
     static let detachedFinishReplay = ServerVariant(name: "finish of detached calls replayed",
                                                     arguments: ["--detached-finish", "replay"])
-    static let webrtc = ServerVariant(
-        name: "standard WebRTC leg", arguments: [], media: .webrtc,
-        knownIssues: [.detachedCallEnd: "a call the server stopped reporting while detached stays established for good"])
+    static let webrtc = ServerVariant(name: "standard WebRTC leg", arguments: [], media: .webrtc)
     static let iceLite = ServerVariant(name: "ICE-lite WebRTC leg", arguments: ["--ice-lite"], media: .webrtc)
     static let webrtcReplay = ServerVariant(name: "WebRTC, finish of detached calls replayed",
                                             arguments: ["--detached-finish", "replay"], media: .webrtc)
