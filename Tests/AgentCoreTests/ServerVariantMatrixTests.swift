@@ -194,20 +194,28 @@ struct MatrixProbe {
         if !answersPing(session: live.id) { add("\(when): the socket does not answer pings") }
     }
 
-    /// Samples status for `seconds`: every online sample must have a live socket at the server.
+    /// Samples status for `seconds`: an online sample must have a live socket at the server, or lose
+    /// "online" within 1 s (a drop takes a moment to notice; staying online without it is the bug).
     mutating func watchOnline(seconds: Double) {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
-            if let status = try? h.status(), status["state"] == "online" {
-                let id = status["session_id"]?.stringValue
-                let sessions = (try? h.emulator.control.sessions(login: AgentHarness.login)) ?? []
-                if sessions.first(where: { $0.id == id })?.connected != true {
+            if !onlineMatchesServer() {
+                usleep(1_000_000)
+                if !onlineMatchesServer() {
                     add("online without a live socket (\(snapshot()))")
                     return
                 }
             }
             usleep(100_000)
         }
+    }
+
+    /// False when status says online but the server has no socket for that session.
+    private func onlineMatchesServer() -> Bool {
+        guard let status = try? h.status(), status["state"] == "online" else { return true }
+        let id = status["session_id"]?.stringValue
+        let sessions = (try? h.emulator.control.sessions(login: AgentHarness.login)) ?? []
+        return sessions.first(where: { $0.id == id })?.connected == true
     }
 
     /// Sends a server `ping` to the session's socket and waits for a `pong` frame from it.
