@@ -32,7 +32,7 @@ test: deps
 	swift build --build-tests $(SWIFT_FLAGS)
 	/usr/bin/python3 Tests/Emulator/selftest.py
 	/usr/bin/python3 Tests/Emulator/selftest_media.py
-	/usr/bin/python3 Tests/Fleet/small_fleet_test.py .build/debug/wcs-agent
+	/usr/bin/python3 Tests/Fleet/small_fleet_test.py "$$(swift build --show-bin-path $(SWIFT_FLAGS))/wcs-agent"
 	swift test --skip-build --no-parallel $(SWIFT_FLAGS)
 
 clean:
