@@ -161,6 +161,8 @@ import TestSupport
         #expect(call?.caller == "2000" && call?.visibleName == "Alice")
         let offer = await session.remoteSDP(for: ring.callId)
         #expect(offer?.hasPrefix("v=0") == true)
+        let carried = await recorder.first { $0.incomingOffer }
+        #expect(carried == offer, "the incoming-call event carries the offer")
     }
 
     @Test func incomingCallAnsweredThenHungUpBySIPSide() async throws {
