@@ -70,6 +70,8 @@ public struct AgentConfig: Sendable, Equatable {
     public var turnPassword: String?
     /// TURN transport: udp, tcp or tls (`[media] turn_transport`).
     public var turnTransport: String = "udp"
+    /// `all`, or `relay` to send media only through the TURN relay (`[media] ice_transport_policy`).
+    public var iceTransportPolicy: String = "all"
     /// Put our ICE candidates in the SDP (`[media] include_candidates`; WCS also learns them from checks).
     public var includeCandidates: Bool = true
     /// Codec preference (`[media] codecs`, e.g. `opus,pcmu,pcma`).
