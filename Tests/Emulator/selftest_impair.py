@@ -96,7 +96,7 @@ class ImpairmentChecks:
     async def impaired_call_loses_packets_both_ways(self):
         await self.emu.apost("/config", {"impair": LIVE_SPEC})
         try:
-            media, inbound = await self._call("1006", 3.0)
+            media, inbound = await self._call("1106", 3.0)
         finally:
             await self.emu.apost("/config", {"impair": None})
         counters = media.get("impairment")
@@ -107,18 +107,18 @@ class ImpairmentChecks:
         assert media["packets_received"] <= counters["receive"]["passed"], (media, counters)
         seen = inbound["received"] + inbound["lost"]
         assert seen > 100 and 0.12 < inbound["lost"] / seen < 0.28, inbound
-        clean, clean_inbound = await self._call("1006", 1.5)
+        clean, clean_inbound = await self._call("1106", 1.5)
         assert "impairment" not in clean and clean_inbound["lost"] == 0, (clean, clean_inbound)
 
     async def external_leg_relays_sdp_only(self):
-        client = await self.media._login("1007")
+        client = await self.media._login("1107")
         offer_peer = self.ClientPeer()
         await offer_peer.offer()
         offer = offer_peer.pc.localDescription.sdp  # with its candidates: the answerer sends none
-        status, body = await asyncio.to_thread(self.emu.request, "POST", "/ring", {"login": "1007", "offer_sdp": offer,
+        status, body = await asyncio.to_thread(self.emu.request, "POST", "/ring", {"login": "1107", "offer_sdp": offer,
                                                                  "fault": "fingerprint"})
         assert status == 400 and "offer_sdp" in body["error"], (status, body)
-        ring = await self.emu.apost("/ring", {"login": "1007", "caller": "2000", "offer_sdp": offer})
+        ring = await self.emu.apost("/ring", {"login": "1107", "caller": "2000", "offer_sdp": offer})
         call_id, relayed = await client.expect("setRemoteSDP")
         assert call_id == ring["callId"] and relayed == offer, "the external offer was changed"
         answer_peer = self.ClientPeer()

@@ -44,8 +44,9 @@ public struct AgentConfig: Sendable, Equatable {
     public var insecureTLS: Bool = false
     /// Minimum log level.
     public var logLevel: LogLevel = .info
-    /// How many missed WebSocket probes (pings) mean the connection is dead.
-    public var receiveProbes: Int = 10
+    /// How many missed WebSocket probes (pings) mean the connection is dead: 3 x 5 s notices a dead
+    /// server within 15 s (the Web SDK's 10 x 5 s would leave a phone deaf for 50 s).
+    public var receiveProbes: Int = 3
     /// Seconds between WebSocket probes.
     public var probesInterval: Double = 5.0
     /// Seconds allowed for connecting (TCP + TLS + WebSocket upgrade + WCS `connect`).

@@ -217,8 +217,9 @@ public enum ConfigLoader {
         config.sipPasswordFile = path
     }
 
-    /// Reads a one-line secret file: trailing CR/LF removed, empty is an error. The secret is
-    /// registered with `SecretRedactor`. Errors name the file, never its content.
+    /// Reads a one-line secret file: trailing CR/LF removed, empty is an error. Errors name the
+    /// file, never its content. The secret is not registered with `SecretRedactor`: it is never
+    /// formatted into log text, and masking a human-chosen word would reveal it.
     public static func readSecret(path: String, what: String) throws -> String {
         let data: Data
         do {
@@ -231,7 +232,6 @@ public enum ConfigLoader {
         }
         while secret.last?.isNewline == true { secret.removeLast() }
         guard !secret.isEmpty else { throw ConfigError("\(what) \(path) is empty") }
-        SecretRedactor.register(secret)
         return secret
     }
 
