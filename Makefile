@@ -7,9 +7,11 @@ APT_PACKAGES := pkg-config libwebsockets-dev libglib2.0-dev libnice-dev libopus-
 	curl jq mosquitto mosquitto-clients
 # systemd-analyze verifies examples/systemd/wcs-agent.service in the tests.
 APT_PACKAGES += systemd
+# strace watches the real daemon's fsync calls (DurableWritesTests).
+APT_PACKAGES += strace
 SWIFT_FLAGS ?=
 
-.PHONY: deps build release test demo bench clean
+.PHONY: deps build release test demo bench mutate clean
 
 # Installs the Debian packages the build and tests need; does nothing when all are present.
 deps:
@@ -44,3 +46,8 @@ demo: release
 # Speed and memory figures of the release build (a table; no pass/fail).
 bench: release
 	/usr/bin/python3 scripts/bench.py
+
+# Mutation testing: plants each bug of Tests/Mutants/mutants.json in a scratch copy and runs the tests
+# aimed at it; prints killed/survived with the killing test (see Tests/Mutants/README.md). Long.
+mutate: deps
+	/usr/bin/python3 scripts/mutate.py $(MUTATE_FLAGS)

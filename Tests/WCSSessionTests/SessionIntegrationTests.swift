@@ -161,6 +161,10 @@ import TestSupport
         #expect(call?.caller == "2000" && call?.visibleName == "Alice")
         let offer = await session.remoteSDP(for: ring.callId)
         #expect(offer?.hasPrefix("v=0") == true)
+        // docs/wcs-protocol.md §4.1: the resume's getUserData, the replayed call, and no `registered`.
+        try await Self.markTheEndOfWhatCameBefore(session, recorder)
+        #expect(try Self.frameNames(emulator, conn: try Self.latestConnectionSocket(emulator), direction: "out")
+                == ["getUserData", "setRemoteSDP", "notifyIncomingCall", "ring", "DataStatusEvent"])
     }
 
     @Test func incomingCallAnsweredThenHungUpBySIPSide() async throws {
