@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// Severity of a log line, ordered from most to least verbose. Raw values are not syslog
 /// priorities; see `syslogPriority`.
@@ -64,19 +64,15 @@ public enum Log {
     public static func error(_ subsystem: String, _ message: @autoclosure () -> String) { log(.error, subsystem, message()) }
 }
 
-private final class LogState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var level: LogLevel = .info
-    private var handler: Log.Handler?
+/// The level and handler, read by every log call on any thread.
+private final class LogState: Sendable {
+    private let state = Mutex<(level: LogLevel, handler: Log.Handler?)>((.info, nil))
 
     func set(level: LogLevel, handler: Log.Handler?) {
-        lock.lock(); defer { lock.unlock() }
-        self.level = level
-        self.handler = handler
+        state.withLock { $0 = (level, handler) }
     }
 
     func current() -> (LogLevel, Log.Handler?) {
-        lock.lock(); defer { lock.unlock() }
-        return (level, handler)
+        state.withLock { ($0.level, $0.handler) }
     }
 }

@@ -1,48 +1,78 @@
 import CGLib
-import Foundation
+import Synchronization
 
 /// One closure posted to a `MainLoop`, carried through GLib as the user data of an idle source.
 ///
-/// The box is passed to GLib with `Unmanaged.passRetained` and released in the source's destroy
-/// notify. If the source is destroyed without having run (the loop was stopped first), `dropped`
-/// is called instead, so waiters never hang.
-final class LoopJob: @unchecked Sendable {
+/// Runs on: created by any thread, dispatched on the loop thread. The box is passed to GLib with
+/// `Unmanaged.passRetained` and released in the source's destroy notify. If the source is
+/// destroyed without having run (the loop was stopped first), `dropped` is called instead, so
+/// waiters never hang.
+final class LoopJob: Sendable {
     let work: @Sendable () -> Void
     let dropped: (@Sendable () -> Void)?
     let registry: PendingJobs
-    /// Set once when attached; the context keeps the source alive until it is destroyed.
-    var source: UnsafeMutablePointer<GSource>?
-    /// Touched only by GLib callbacks (or by `stop()` after the loop thread ended).
-    var ran = false
+    /// The idle source (set once before it is attached) and whether the job ran.
+    private let state = Mutex(JobState())
 
     init(work: @escaping @Sendable () -> Void, dropped: (@Sendable () -> Void)?, registry: PendingJobs) {
         self.work = work
         self.dropped = dropped
         self.registry = registry
     }
+
+    /// Records the source before it is attached.
+    func setSource(_ source: UnsafeMutablePointer<GSource>) {
+        state.withLock { $0.source = SourcePointer(source) }
+    }
+
+    /// Marks the job as run; returns false if it already ran.
+    func markRan() -> Bool {
+        state.withLock { job in
+            defer { job.ran = true }
+            return !job.ran
+        }
+    }
+
+    /// Whether the job ran.
+    var ran: Bool { state.withLock { $0.ran } }
+
+    /// Destroys the job's source (used by `stop()` after the loop thread ended).
+    func destroySource() {
+        state.withLock { job in
+            if let source = job.source?.pointer { g_source_destroy(source) }
+        }
+    }
+}
+
+private struct JobState {
+    var source: SourcePointer?
+    var ran = false
+}
+
+/// A `GSource*` kept under a lock. `@unchecked`: a raw C pointer; GLib's source calls are thread-safe.
+struct SourcePointer: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<GSource>
+    init(_ pointer: UnsafeMutablePointer<GSource>) { self.pointer = pointer }
 }
 
 /// The jobs attached to a loop that have not run yet, so `stop()` can drop them instead of
-/// leaving their waiters hanging.
-final class PendingJobs: @unchecked Sendable {
-    private let lock = NSLock()
-    private var jobs: [ObjectIdentifier: LoopJob] = [:]
+/// leaving their waiters hanging. Runs on any thread.
+final class PendingJobs: Sendable {
+    private let jobs = Mutex<[ObjectIdentifier: LoopJob]>([:])
 
     func insert(_ job: LoopJob) {
-        lock.lock(); defer { lock.unlock() }
-        jobs[ObjectIdentifier(job)] = job
+        jobs.withLock { $0[ObjectIdentifier(job)] = job }
     }
 
     func remove(_ job: LoopJob) {
-        lock.lock(); defer { lock.unlock() }
-        jobs[ObjectIdentifier(job)] = nil
+        _ = jobs.withLock { $0.removeValue(forKey: ObjectIdentifier(job)) }
     }
 
     func removeAll() -> [LoopJob] {
-        lock.lock(); defer { lock.unlock() }
-        let all = Array(jobs.values)
-        jobs.removeAll()
-        return all
+        jobs.withLock { jobs in
+            defer { jobs.removeAll() }
+            return Array(jobs.values)
+        }
     }
 }
 
@@ -50,7 +80,7 @@ final class PendingJobs: @unchecked Sendable {
 let loopJobDispatch: @convention(c) (gpointer?) -> gboolean = { data in
     guard let data else { return 0 }
     let job = Unmanaged<LoopJob>.fromOpaque(data).takeUnretainedValue()
-    job.ran = true
+    guard job.markRan() else { return 0 }
     job.registry.remove(job)
     job.work()
     return 0 // G_SOURCE_REMOVE
@@ -60,7 +90,7 @@ let loopJobDispatch: @convention(c) (gpointer?) -> gboolean = { data in
 let loopJobDestroy: @convention(c) (gpointer?) -> Void = { data in
     guard let data else { return }
     let job = Unmanaged<LoopJob>.fromOpaque(data).takeRetainedValue()
-    guard !job.ran else { return }
+    guard job.markRan() else { return }
     job.registry.remove(job)
     job.dropped?()
 }

@@ -1,44 +1,47 @@
 import CGLib
-import Foundation
+import Synchronization
 
 /// A one-shot or repeating timer on a `MainLoop` (a GLib timeout source on the loop's context).
 ///
-/// `cancel()` is thread-safe and idempotent. Once it returns, the work does not start again;
-/// when called on the loop thread, the work is guaranteed not to run afterwards.
-public final class LoopTimer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var source: UnsafeMutablePointer<GSource>?
-    private var cancelled = false
+/// Runs on: any thread. `cancel()` is thread-safe and idempotent. Once it returns, the work does
+/// not start again; when called on the loop thread, the work is guaranteed not to run afterwards.
+public final class LoopTimer: Sendable {
+    private let state: Mutex<TimerState>
 
     /// A timer that never fires (used when the loop is already stopped).
-    init() { cancelled = true }
+    init() { state = Mutex(TimerState(source: nil, cancelled: true)) }
 
     /// Takes ownership of one reference to `source`, which must already be attached.
     init(source: UnsafeMutablePointer<GSource>) {
-        self.source = source
+        state = Mutex(TimerState(source: SourcePointer(source), cancelled: false))
     }
 
     /// Whether `cancel()` was called (or the timer was created on a stopped loop).
-    public var isCancelled: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return cancelled
-    }
+    public var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// Stops the timer. Safe from any thread, any number of times.
     public func cancel() {
-        lock.lock(); defer { lock.unlock() }
-        guard !cancelled else { return }
-        cancelled = true
-        if let source { g_source_destroy(source) }
+        state.withLock { timer in
+            guard !timer.cancelled else { return }
+            timer.cancelled = true
+            if let source = timer.source?.pointer { g_source_destroy(source) }
+        }
     }
 
     deinit {
-        if let source { g_source_unref(source) }
+        state.withLock { timer in
+            if let source = timer.source?.pointer { g_source_unref(source) }
+        }
     }
 }
 
+private struct TimerState {
+    var source: SourcePointer?
+    var cancelled: Bool
+}
+
 /// The closure of a timer, owned by its GLib source.
-final class TimerWork: @unchecked Sendable {
+final class TimerWork: Sendable {
     let work: @Sendable () -> Void
     let repeating: Bool
 

@@ -1,5 +1,6 @@
 import CGLib
 import Foundation
+import Synchronization
 
 /// The error thrown by `MainLoop.run` when the loop stopped before the work could run.
 public struct MainLoopStoppedError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -14,11 +15,13 @@ public struct MainLoopStoppedError: Error, Sendable, Equatable, CustomStringConv
 ///
 /// Everything that touches a C handle of an event-driven library (libwebsockets, libnice) runs
 /// on this thread. Other threads hand work over with `post`, `sync` or `run`; all of them are
-/// thread-safe. Posted work runs in FIFO order.
+/// thread-safe. Posted work runs in FIFO order. A loop is also a `SerialExecutor` (see
+/// `MainLoop+Executor.swift`): `MainLoopActor` runs its jobs on `MainLoop.shared`, so code
+/// isolated to that actor is checked by the compiler to run on the loop thread.
 ///
 /// A loop lives until `stop()`; `MainLoop.shared` is started on first use and lives for the
 /// whole process.
-public final class MainLoop: @unchecked Sendable {
+public final class MainLoop: @unchecked Sendable { // @unchecked: holds GMainContext*/GMainLoop* (thread-safe GLib objects)
     /// The process-wide loop, started lazily on first access; it is never stopped.
     public static let shared = MainLoop(name: "wcs-main-loop", isShared: true)
 
@@ -30,12 +33,10 @@ public final class MainLoop: @unchecked Sendable {
     public let loop: OpaquePointer
 
     private let isShared: Bool
-    private let lock = NSLock()
-    private var loopThread: pthread_t?
-    private var stopping = false
-    private var stopped = false
-    private var stopHandlers: [@Sendable () -> Void] = []
+    private let state = Mutex(LoopState())
     private let pending = PendingJobs()
+    /// Executor jobs that arrive once the loop is stopped (see `MainLoop+Executor.swift`).
+    let orphans = Mutex(OrphanJobs())
     private let exited = DispatchSemaphore(value: 0)
 
     /// Creates a loop and starts its thread; returns once the thread is up.
@@ -65,23 +66,21 @@ public final class MainLoop: @unchecked Sendable {
 
     /// True when called on this loop's thread (while it runs).
     public var isCurrentThread: Bool {
-        lock.lock(); defer { lock.unlock() }
-        guard let loopThread else { return false }
-        return pthread_equal(loopThread, pthread_self()) != 0
+        state.withLock { state in
+            guard let thread = state.loopThread else { return false }
+            return pthread_equal(thread, pthread_self()) != 0
+        }
     }
 
     /// True once `stop()` has finished quitting the loop.
-    public var isStopped: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return stopped
-    }
+    public var isStopped: Bool { state.withLock { $0.stopped } }
 
     // MARK: - Handing work to the loop
 
     /// Runs `work` soon on the loop thread, after work posted earlier. Never runs it inline,
     /// even when called on the loop thread. Work posted after `stop()` is dropped.
     public func post(_ work: @escaping @Sendable () -> Void) {
-        if !enqueue(work, dropped: nil) {
+        if !attachJob(work, dropped: nil) {
             Log.debug("mainloop", "\(name): dropped work posted after stop()")
         }
     }
@@ -89,6 +88,9 @@ public final class MainLoop: @unchecked Sendable {
     /// Runs `work` on the loop thread and waits for its result. Runs inline when already on the
     /// loop thread (so nested calls cannot deadlock). On a stopped loop the work runs on the
     /// calling thread, since no loop thread can race with it any more.
+    ///
+    /// Blocks the calling thread: never call it from async code (it would park a thread of the
+    /// cooperative pool); use `run` or `MainLoopActor` there.
     public func sync<T: Sendable>(_ work: @Sendable () throws -> T) rethrows -> T {
         try syncHelper(work, rescue: { throw $0 })
     }
@@ -98,7 +100,7 @@ public final class MainLoop: @unchecked Sendable {
     public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         let loopName = name
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
-            let accepted = enqueue({
+            let accepted = attachJob({
                 continuation.resume(with: Result(catching: work))
             }, dropped: {
                 continuation.resume(throwing: MainLoopStoppedError(loopName: loopName))
@@ -115,12 +117,13 @@ public final class MainLoop: @unchecked Sendable {
                          _ work: @escaping @Sendable () -> Void) -> LoopTimer {
         let milliseconds = seconds.isFinite ? UInt32(min(max(seconds * 1000, 0), Double(UInt32.max)).rounded()) : UInt32.max
         let box = TimerWork(work: work, repeating: repeating)
-        lock.lock(); defer { lock.unlock() }
-        guard !stopped else { return LoopTimer() }
-        let source = g_timeout_source_new(milliseconds)!
-        g_source_set_callback(source, timerDispatch, Unmanaged.passRetained(box).toOpaque(), timerDestroy)
-        g_source_attach(source, context)
-        return LoopTimer(source: source)
+        return state.withLock { state in
+            guard !state.stopped else { return LoopTimer() }
+            let source = g_timeout_source_new(milliseconds)!
+            g_source_set_callback(source, timerDispatch, Unmanaged.passRetained(box).toOpaque(), timerDestroy)
+            g_source_attach(source, context)
+            return LoopTimer(source: source)
+        }
     }
 
     /// Registers `handler` to run on the loop thread during `stop()`, before the loop quits.
@@ -128,10 +131,11 @@ public final class MainLoop: @unchecked Sendable {
     /// handler) once stopping began: the caller must then tear down by itself.
     @discardableResult
     public func addStopHandler(_ handler: @escaping @Sendable () -> Void) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        guard !stopping else { return false }
-        stopHandlers.append(handler)
-        return true
+        state.withLock { state in
+            guard !state.stopping else { return false }
+            state.stopHandlers.append(handler)
+            return true
+        }
     }
 
     /// Runs the stop handlers on the loop, quits it and joins its thread. Work still queued is
@@ -146,27 +150,22 @@ public final class MainLoop: @unchecked Sendable {
             Log.warning("mainloop", "\(name): stop() called on the loop thread; ignored")
             return
         }
-        lock.lock()
-        if stopping {
-            lock.unlock()
-            return
+        let handlers: [@Sendable () -> Void]? = state.withLock { state in
+            guard !state.stopping else { return nil }
+            state.stopping = true
+            defer { state.stopHandlers = [] }
+            return state.stopHandlers
         }
-        stopping = true
-        let handlers = stopHandlers
-        stopHandlers = []
-        lock.unlock()
+        guard let handlers else { return }
 
         sync {
             for handler in handlers { handler() }
         }
-        lock.lock()
-        stopped = true
-        lock.unlock()
-        let mainLoop = UncheckedLoopPointer(loop)
-        attach(LoopJob(work: { g_main_loop_quit(mainLoop.pointer) }, dropped: nil, registry: pending))
+        state.withLock { $0.stopped = true }
+        attach(LoopJob(work: { [self] in g_main_loop_quit(loop) }, dropped: nil, registry: pending))
         exited.wait()
         for job in pending.removeAll() {
-            if let source = job.source { g_source_destroy(source) }
+            job.destroySource()
         }
     }
 
@@ -174,105 +173,39 @@ public final class MainLoop: @unchecked Sendable {
 
     private func threadMain(started: DispatchSemaphore) {
         g_main_context_push_thread_default(context)
-        lock.lock()
-        loopThread = pthread_self()
-        lock.unlock()
+        state.withLock { $0.loopThread = pthread_self() }
         started.signal()
         g_main_loop_run(loop)
-        lock.lock()
-        loopThread = nil
-        lock.unlock()
+        state.withLock { $0.loopThread = nil }
         g_main_context_pop_thread_default(context)
         exited.signal()
     }
 
     /// Attaches a job unless the loop is stopped; returns whether it was accepted.
-    private func enqueue(_ work: @escaping @Sendable () -> Void, dropped: (@Sendable () -> Void)?) -> Bool {
+    func attachJob(_ work: @escaping @Sendable () -> Void, dropped: (@Sendable () -> Void)?) -> Bool {
         let job = LoopJob(work: work, dropped: dropped, registry: pending)
-        lock.lock(); defer { lock.unlock() }
-        guard !stopped else { return false }
-        attach(job)
-        return true
+        return state.withLock { state in
+            guard !state.stopped else { return false }
+            attach(job)
+            return true
+        }
     }
 
     private func attach(_ job: LoopJob) {
         let source = g_idle_source_new()!
         g_source_set_priority(source, 0) // G_PRIORITY_DEFAULT, like I/O: posted work is not starved
-        job.source = source
+        job.setSource(source)
         pending.insert(job)
         g_source_set_callback(source, loopJobDispatch, Unmanaged.passRetained(job).toOpaque(), loopJobDestroy)
         g_source_attach(source, context)
         g_source_unref(source)
     }
-
-    /// The body of `sync`. `rescue` rethrows the work's error; routing it through a closure
-    /// parameter keeps `sync` rethrows while the work itself runs on another thread.
-    private func syncHelper<T: Sendable>(_ work: @Sendable () throws -> T,
-                                         rescue: (Error) throws -> T) rethrows -> T {
-        if isCurrentThread { return try work() }
-        let outcome: SyncOutcome<T> = withoutActuallyEscaping(work) { escapable in
-            // The job only reaches the closure through `holder`, which lets go of it before
-            // the waiter wakes, so the closure never outlives this call.
-            let holder = SyncWork(escapable)
-            let waiter = SyncWaiter<T>()
-            let accepted = enqueue({ waiter.finish(.completed(holder.run())) },
-                                   dropped: { holder.discard(); waiter.finish(.dropped) })
-            guard accepted else {
-                holder.discard()
-                return .dropped
-            }
-            return waiter.wait()
-        }
-        switch outcome {
-        case .completed(.success(let value)):
-            return value
-        case .completed(.failure(let error)):
-            return try rescue(error)
-        case .dropped:
-            Log.debug("mainloop", "\(name): sync() on a stopped loop runs on the calling thread")
-            return try work()
-        }
-    }
 }
 
-/// A GMainLoop pointer that may cross threads (GLib's quit is thread-safe).
-private struct UncheckedLoopPointer: @unchecked Sendable {
-    let pointer: OpaquePointer
-    init(_ pointer: OpaquePointer) { self.pointer = pointer }
-}
-
-private enum SyncOutcome<T> {
-    case completed(Result<T, Error>)
-    case dropped
-}
-
-/// The work of one `sync` call, released before the caller is woken.
-private final class SyncWork<T>: @unchecked Sendable {
-    private var work: (() throws -> T)?
-
-    init(_ work: @escaping () throws -> T) { self.work = work }
-
-    func run() -> Result<T, Error> {
-        guard let work else { return .failure(CancellationError()) }
-        self.work = nil
-        return Result(catching: work)
-    }
-
-    func discard() { work = nil }
-}
-
-/// Hands the outcome of a `sync` job back to the waiting thread.
-private final class SyncWaiter<T>: @unchecked Sendable {
-    private let semaphore = DispatchSemaphore(value: 0)
-    private var outcome: SyncOutcome<T> = .dropped
-
-    func finish(_ outcome: SyncOutcome<T>) {
-        self.outcome = outcome
-        semaphore.signal()
-    }
-
-    func wait() -> SyncOutcome<T> {
-        semaphore.wait()
-        return outcome
-    }
+/// The mutable state of a `MainLoop`, under its mutex.
+private struct LoopState {
+    var loopThread: pthread_t?
+    var stopping = false
+    var stopped = false
+    var stopHandlers: [@Sendable () -> Void] = []
 }

@@ -7,14 +7,17 @@ import TestSupport
 @Suite struct SystemdUnitFileTests {
     static let unitPath = repositoryRoot + "/examples/systemd/wcs-agent.service"
     static let shippedExecStart = "ExecStart=/usr/local/bin/wcs-agent run --config /etc/wcs-agent/wcs-agent.conf"
+    static let shippedExecReload = "ExecReload=/usr/local/bin/wcs-agent reload --config /etc/wcs-agent/wcs-agent.conf"
     static let analyze = "/usr/bin/systemd-analyze"
 
     /// The unit with ExecStart pointing at the built binary (verify needs an existing executable).
     static func unitForVerification(in scratch: TemporaryDirectory) throws -> String {
         let unit = try String(contentsOfFile: unitPath, encoding: .utf8)
         guard unit.contains(shippedExecStart) else { throw HarnessError("the unit no longer says \(shippedExecStart)") }
+        guard unit.contains(shippedExecReload) else { throw HarnessError("the unit no longer says \(shippedExecReload)") }
         let rewritten = unit.replacingOccurrences(of: "ExecStart=/usr/local/bin/wcs-agent ",
                                                   with: "ExecStart=\(AgentHarness.binary) ")
+            .replacingOccurrences(of: "ExecReload=/usr/local/bin/wcs-agent ", with: "ExecReload=\(AgentHarness.binary) ")
         let path = scratch.file("wcs-agent.service")
         try rewritten.write(toFile: path, atomically: true, encoding: .utf8)
         return path
@@ -33,7 +36,7 @@ import TestSupport
     @Test func theUnitHasTheRequiredSettings() throws {
         let unit = try String(contentsOfFile: Self.unitPath, encoding: .utf8)
         let lines = Set(unit.split(separator: "\n").map(String.init))
-        for setting in ["Type=notify", Self.shippedExecStart, "ExecReload=/bin/kill -HUP $MAINPID", "DynamicUser=yes",
+        for setting in ["Type=notify", Self.shippedExecStart, Self.shippedExecReload, "DynamicUser=yes",
                         "StateDirectory=wcs-agent", "RuntimeDirectory=wcs-agent",
                         "LoadCredential=sip-password:/etc/wcs-agent/sip-password", "Restart=on-failure",
                         "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes", "PrivateDevices=yes",

@@ -1,81 +1,76 @@
 import Foundation
 import WCSSession
 
-/// The verbs that talk to a running daemon over its control socket.
+/// Runs the verbs that talk to a running daemon: connect, `hello`, send, print, exit code.
+/// Blocking socket I/O on the CLI's main task (the process does nothing else meanwhile).
 enum ClientCommands {
-    static let spec = ArgumentSpec(valueFlags: ["--socket", "--config", "--timeout", "--type", "--call", "--payload"], booleanFlags: ["--json"])
+    /// Flags every client verb takes, on top of its own.
+    static let connectionSpec = ArgumentSpec(valueFlags: ["--socket", "--config", "--timeout"], booleanFlags: ["--json"])
 
-    static func run(verb: String, _ arguments: [String]) async -> Int32 {
+    /// `wcs-agent VERB ...` for a verb of the table.
+    static func run(_ verb: AnyControlVerb, _ arguments: [String]) async -> Int32 {
         let parsed: ParsedArguments
+        let send: AnyControlVerb.Send
+        let timeout: Double?
         do {
-            parsed = try ParsedArguments(arguments, spec: spec)
-            let allowed = ["answer": 1, "decline": 1, "hangup": 1, "call": 1, "hold": 1, "resume": 1, "mute": 1,
-                           "unmute": 1, "dtmf": 1, "transfer": 1][verb] ?? 0
-            if parsed.positional.count > allowed { throw UsageError("unexpected argument \"\(parsed.positional[allowed])\"") }
-            if verb == "call" && parsed.positional.isEmpty { throw UsageError("call needs a NUMBER") }
-            try CallControlCommands.validate(verb: verb, parsed)
-            if verb != "reconnect" && parsed.value("--payload") != nil { throw UsageError("--payload belongs to reconnect") }
+            parsed = try ParsedArguments(arguments, spec: connectionSpec.merging(verb.flags))
+            timeout = try self.timeout(parsed)
+            send = try verb.command(parsed)
         } catch {
-            CLI.printError("wcs-agent \(verb): \(error)")
+            CLI.printError("wcs-agent \(verb.name): \(error)")
             return ExitCode.usage.rawValue
         }
-        var push: PushPayload?
-        if let source = parsed.value("--payload") {
-            do {
-                push = try PushPayloadReader.read(source)
-            } catch {
-                CLI.printError("wcs-agent reconnect: \(error); not waking the agent")
-                return ExitCode.usage.rawValue
-            }
-        }
-        let json = parsed.has("--json")
-        let timeout = parsed.value("--timeout").flatMap(Double.init) ?? (verb == "reconnect" ? 60 : 10)
+        return connected(verb.name, parsed) { client in try send(client, parsed.has("--json"), timeout) }
+    }
+
+    /// `wcs-agent events [--json]`: subscribes and prints events until the daemon goes away (exit 0).
+    static func events(_ arguments: [String]) async -> Int32 {
+        let parsed: ParsedArguments
+        let timeout: Double?
         do {
-            let path = try socketPath(parsed)
-            let client = try ControlClient.connect(path: path, timeout: 5)
-            defer { client.close() }
-            switch verb {
-            case "status":
-                let status = try client.request("status", timeout: timeout)
-                print(json ? status.serialized() : StatusFormatter.human(status))
-                return ExitCode.ok.rawValue
-            case "reconnect" where push != nil:
-                let result = try client.request("reconnect", args: ["push": push?.json ?? .null], timeout: timeout)
-                print(json ? result.serialized() : StatusFormatter.push(result))
-                return result["push"]?.stringValue == PushOutcome.notConnected.rawValue ? ExitCode.notConnected.rawValue : ExitCode.ok.rawValue
-            case "reconnect":
-                let result = try client.request("reconnect", timeout: timeout)
-                if json { print(result.serialized()) } else { print(StatusFormatter.reconnect(result)) }
-                return result["state"]?.stringValue == AgentPhase.online.rawValue ? ExitCode.ok.rawValue : ExitCode.notConnected.rawValue
-            case "sleep":
-                let status = try client.request("sleep", timeout: timeout)
-                print(json ? status.serialized() : "asleep: the server keeps the session; `wcs-agent reconnect` or a push wakes the agent")
-                return ExitCode.ok.rawValue
-            case "answer", "decline", "hangup", "call":
-                var args: [String: JSONValue] = [:]
-                if let target = parsed.positional.first { args[verb == "call" ? "number" : "call_id"] = .string(target) }
-                let result = try client.request(verb, args: .object(args), timeout: timeout)
-                print(json ? result.serialized() : "\(verb == "call" ? "calling" : verb == "answer" ? "answered" : verb == "decline" ? "declined" : "hung up") \(result["call_id"]?.stringValue ?? "")")
-                return ExitCode.ok.rawValue
-            case "hold", "resume", "mute", "unmute", "dtmf", "transfer", "calls":
-                return try CallControlCommands.run(verb: verb, parsed, client: client, json: json, timeout: timeout)
-            default: // events
-                try client.subscribe(timeout: timeout)
-                while true {
-                    let event = try client.nextEvent(timeout: nil)
-                    print(json ? event.serialized() : StatusFormatter.event(event))
-                    fflush(nil)
-                }
-            }
-        } catch let error as ControlClientError {
-            CLI.printError("wcs-agent \(verb): \(error)")
-            if case .daemonNotRunning = error { return ExitCode.daemonNotRunning.rawValue }
-            if case .disconnected = error, verb == "events" { return ExitCode.ok.rawValue }
-            return ExitCode.failure.rawValue
+            parsed = try ParsedArguments(arguments, spec: connectionSpec)
+            _ = try CLIArguments.none(parsed)
+            timeout = try self.timeout(parsed)
         } catch {
-            CLI.printError("wcs-agent \(verb): \(error)")
+            CLI.printError("wcs-agent events: \(error)")
+            return ExitCode.usage.rawValue
+        }
+        return connected("events", parsed) { client in
+            try client.subscribe(timeout: timeout ?? 10)
+            while true {
+                let event = try client.nextEvent(timeout: nil)
+                print(parsed.has("--json") ? event.serialized() : StatusFormatter.event(event))
+                fflush(nil)
+            }
+        }
+    }
+
+    /// Connects, says `hello`, runs `body`; maps client errors to messages and exit codes.
+    private static func connected(_ name: String, _ parsed: ParsedArguments, _ body: (ControlClient) throws -> Int32) -> Int32 {
+        do {
+            let client = try ControlClient.connect(path: try socketPath(parsed), timeout: 5)
+            defer { client.close() }
+            try client.hello()
+            return try body(client)
+        } catch let error as ControlClientError {
+            CLI.printError("wcs-agent \(name): \(error)")
+            switch error {
+            case .daemonNotRunning: return ExitCode.daemonNotRunning.rawValue
+            case .protocolMismatch: return ExitCode.protocolMismatch.rawValue
+            case .disconnected where name == "events": return ExitCode.ok.rawValue
+            default: return ExitCode.failure.rawValue
+            }
+        } catch {
+            CLI.printError("wcs-agent \(name): \(error)")
             return ExitCode.failure.rawValue
         }
+    }
+
+    /// `--timeout SECONDS`, if given.
+    private static func timeout(_ parsed: ParsedArguments) throws -> Double? {
+        guard let text = parsed.value("--timeout") else { return nil }
+        guard let seconds = Double(text), seconds > 0 else { throw UsageError("--timeout needs a positive number of seconds") }
+        return seconds
     }
 
     /// `--socket`, else the config file's `[agent] socket`, else `$WCS_AGENT_SOCKET`, else
@@ -90,77 +85,5 @@ enum ClientCommands {
         if let path = env["WCS_AGENT_SOCKET"], !path.isEmpty { return path }
         if let dir = env["RUNTIME_DIRECTORY"]?.split(separator: ":").first { return "\(dir)/control.sock" }
         return AgentConfig.defaultSocketPath
-    }
-}
-
-/// Human renderings of status, reconnect results and events.
-enum StatusFormatter {
-    static func human(_ s: JSONValue) -> String {
-        var lines: [String] = []
-        func row(_ label: String, _ value: String) { lines.append(label.padding(toLength: 17, withPad: " ", startingAt: 0) + value) }
-        let state = s["state"]?.stringValue ?? "?"
-        let registered = s["registered"]?.boolValue == true
-        row("state:", state + (state == "online" ? (registered ? " (registered)" : " (not registered)") : ""))
-        row("server:", s["server"]?.stringValue ?? "?")
-        row("session:", s["session_id"]?.stringValue ?? "-")
-        row("sip login:", s["sip_login"]?.stringValue ?? "-")
-        row("connected since:", s["connected_since"]?.stringValue ?? "-")
-        row("token age:", s["token_age_seconds"]?.intValue.map(duration) ?? (s["has_token"]?.boolValue == true ? "?" : "no token"))
-        if let retry = s["next_retry_in_seconds"], !retry.isNull { row("next retry in:", "\(retry.stringValue ?? "?") s") }
-        if let error = s["last_error"]?.stringValue { row("last error:", error) }
-        let calls = s["calls"]?.arrayValue ?? []
-        row("calls:", calls.isEmpty ? "none" : "\(calls.count)")
-        for call in calls {
-            let flags = (call["held"]?.boolValue == true ? "  held" : "") + (call["muted"]?.boolValue == true ? "  muted" : "")
-            lines.append("  \(call["call_id"]?.stringValue ?? "?")  \(call["direction"]?.stringValue ?? "")  \(call["status"]?.stringValue ?? "")  \(party(call))\(flags)")
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    static func reconnect(_ r: JSONValue) -> String {
-        let outcome = r["outcome"]?.stringValue ?? "?"
-        let state = r["state"]?.stringValue ?? "?"
-        if state == "online" { return "online (\(outcome.replacingOccurrences(of: "_", with: " ")))" }
-        return "not back: \(state)\(r["last_error"]?.stringValue.map { ": \($0)" } ?? "")"
-    }
-
-    static func push(_ r: JSONValue) -> String {
-        let call = r["call_id"]?.stringValue ?? "?"
-        switch r["push"]?.stringValue {
-        case PushOutcome.ringing.rawValue: return "push for call \(call): ringing; \(reconnect(r))"
-        case PushOutcome.missed.rawValue: return "push for call \(call): the call ended before the session came back; recorded as missed"
-        case PushOutcome.duplicate.rawValue: return "push for call \(call): already handled (duplicate); nothing done"
-        default: return "push for call \(call): \(reconnect(r))"
-        }
-    }
-
-    static func event(_ e: JSONValue) -> String {
-        let time = e["time"]?.stringValue.map { String($0.dropFirst(11).prefix(12)) } ?? ""
-        let type = e["type"]?.stringValue ?? "?"
-        var detail: String
-        switch type {
-        case "incoming_call": detail = "\(e["call_id"]?.stringValue ?? "?") from \(party(e))\(e["replayed"]?.boolValue == true ? " (after resume)" : "")"
-        case "call_status": detail = "\(e["call_id"]?.stringValue ?? "?") \(e["status"]?.stringValue ?? "")\(e["info"]?.stringValue.map { " (\($0))" } ?? "")"
-        case "state", "session_state": detail = e["state"]?.stringValue ?? ""
-        case "disconnected": detail = e["reason"]?.stringValue ?? ""
-        default:
-            var o = e.objectValue ?? [:]
-            o["time"] = nil
-            o["type"] = nil
-            detail = o.isEmpty ? "" : JSONValue.object(o).serialized()
-        }
-        return "\(time) \(type) \(detail)"
-    }
-
-    static func party(_ call: JSONValue) -> String {
-        let number = call["caller"]?.stringValue ?? "?"
-        if let name = call["display_name"]?.stringValue, name != number { return "\(name) <\(number)>" }
-        return number
-    }
-
-    static func duration(_ seconds: Int) -> String {
-        if seconds < 120 { return "\(seconds) s" }
-        if seconds < 7200 { return "\(seconds / 60) min" }
-        return "\(seconds / 3600) h \(seconds % 3600 / 60) min"
     }
 }

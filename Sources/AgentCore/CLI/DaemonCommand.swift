@@ -43,9 +43,11 @@ enum DaemonCommand {
         let reloader = DaemonReloader(arguments: arguments, environment: environment, running: config,
                                       host: host, notifier: notifier, makeAgent: makeAgent)
         let server: ControlServer
+        let protocolVersion = ControlProtocolVersion.effective(environment: environment)
         do {
             server = try ControlServer(path: config.socketPath, group: config.socketGroup) { request in
-                await ControlDispatcher.handle(request, agent: host.current)
+                await ControlDispatcher.handle(request, context: ControlContext(host: host, reloader: reloader,
+                                                                                protocolVersion: protocolVersion, peer: request.peer))
             }
         } catch {
             Log.error("agent", "control socket \(config.socketPath): \(error)")
@@ -72,7 +74,7 @@ enum DaemonCommand {
         for await signal in signals {
             if signal == SIGHUP {
                 Log.notice("agent", "SIGHUP: reloading the configuration")
-                await reloader.reload()
+                _ = try? await reloader.reload()  // a refused file is logged and reported to systemd
                 continue
             }
             let keeps = await reloader.running.keepAlive ? "the server keeps the session" : "keepalive is off: the server ends the session"
@@ -85,23 +87,5 @@ enum DaemonCommand {
         server.close()
         Log.notice("agent", "stopped")
         return ExitCode.ok.rawValue
-    }
-}
-
-/// Forwards agent events to the control server's subscribers once the server exists.
-final class EventBroadcaster: @unchecked Sendable {
-    private let lock = NSLock()
-    private var server: ControlServer?
-
-    func attach(_ server: ControlServer) {
-        lock.lock(); defer { lock.unlock() }
-        self.server = server
-    }
-
-    func send(_ event: JSONValue) {
-        lock.lock()
-        let server = self.server
-        lock.unlock()
-        server?.broadcast(event)
     }
 }

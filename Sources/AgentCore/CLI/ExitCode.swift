@@ -10,4 +10,7 @@ public enum ExitCode: Int32, Sendable {
     case daemonNotRunning = 3
     /// `reconnect`: the daemon runs but the session is not back (it keeps retrying).
     case notConnected = 4
+    /// The daemon speaks another control protocol version than this CLI (an upgrade without a
+    /// restart, or two installed versions): use the matching binary or restart the daemon.
+    case protocolMismatch = 5
 }

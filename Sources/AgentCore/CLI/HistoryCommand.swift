@@ -52,7 +52,7 @@ enum HistoryCommand {
     /// One line per call: start time, direction, party, duration, end result, media.
     static func table(_ records: [CallRecord]) -> String {
         guard !records.isEmpty else { return "no calls recorded" }
-        let pad = CallControlCommands.pad
+        let pad = CallTableFormatter.pad
         var lines = ["STARTED                   DIR  PARTY                     TIME    RESULT              MEDIA"]
         for r in records {
             let number = (r.direction == "outgoing" ? r.callee : r.caller) ?? "?"

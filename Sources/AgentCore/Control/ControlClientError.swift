@@ -12,6 +12,8 @@ public enum ControlClientError: Error, CustomStringConvertible, Equatable, Senda
     case disconnected
     /// The daemon sent something that is not the control protocol.
     case protocolError(String)
+    /// The daemon speaks another control protocol version (see `ControlProtocolVersion`).
+    case protocolMismatch(String)
     /// A system call failed.
     case system(SystemCallError)
 
@@ -23,6 +25,7 @@ public enum ControlClientError: Error, CustomStringConvertible, Equatable, Senda
         case .timedOut: "timed out waiting for wcs-agent"
         case .disconnected: "wcs-agent closed the connection"
         case .protocolError(let detail): "unexpected reply from wcs-agent: \(detail)"
+        case .protocolMismatch(let detail): "control protocol mismatch: \(detail)"
         case .system(let error): error.description
         }
     }

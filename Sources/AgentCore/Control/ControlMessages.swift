@@ -46,16 +46,17 @@ public enum ControlResponse: Sendable, Equatable {
     case failure(code: String, message: String)
 }
 
-/// Error codes used on the control socket. Handlers may use their own codes too.
+/// The `code` strings the server's own framing uses (the daemon's verbs use `ControlFailureCode`).
+/// Kept as strings so the socket server's interface (`ControlResponse.failure(code:message:)`) stays as it was.
 public enum ControlErrorCode {
     /// The line was not a valid request (bad JSON, missing verb, bad id or args).
-    public static let badRequest = "bad_request"
+    public static let badRequest = ControlFailureCode.badRequest.rawValue
     /// The peer is not allowed to use the socket (sent once, then the connection is closed).
-    public static let permissionDenied = "permission_denied"
+    public static let permissionDenied = ControlFailureCode.permissionDenied.rawValue
     /// A request line exceeded the size limit (the connection is closed).
-    public static let lineTooLong = "line_too_long"
-    /// The verb is not known (for handlers to use).
-    public static let unknownVerb = "unknown_verb"
-    /// The handler failed unexpectedly (for handlers to use).
-    public static let internalError = "internal_error"
+    public static let lineTooLong = ControlFailureCode.lineTooLong.rawValue
+    /// The verb is not known.
+    public static let unknownVerb = ControlFailureCode.unknownVerb.rawValue
+    /// The handler failed unexpectedly.
+    public static let internalError = ControlFailureCode.internalError.rawValue
 }

@@ -35,8 +35,10 @@ final class PromptSession: @unchecked Sendable {
     /// Subscribes, shows the state and runs until detached (q), stdin ends, or the daemon goes away.
     /// Blocks the calling thread; returns the exit code.
     func run() throws -> Int32 {
+        try events.hello()
+        try requests.hello()
         try events.subscribe(timeout: 5)
-        let status = try events.request("status", timeout: 10)
+        let status = try statusJSON()
         update { $0.apply(status: status, now: Date()) }
         let thread = Thread { [self] in eventLoop() }
         thread.stackSize = 1 << 20
@@ -70,7 +72,7 @@ final class PromptSession: @unchecked Sendable {
                 }
                 notes(outcome.notes)
                 if outcome.refresh {
-                    let status = try events.request("status", timeout: 10)
+                    let status = try statusJSON()
                     update { $0.apply(status: status, now: Date()) }
                 }
             } catch ControlClientError.timedOut {
@@ -137,24 +139,24 @@ final class PromptSession: @unchecked Sendable {
             lock.unlock()
         case .answer, .decline:
             guard let call = snapshot.ringingCall else { return notes(["No call is ringing"]) }
-            send(action == .answer ? "answer" : "decline", call: call.callId)
+            send(action == .answer ? ControlVerbs.answer : ControlVerbs.decline, CallArguments(callId: call.callId), timeout: action == .answer ? 30 : nil)
         case .hangup:
             if let call = snapshot.activeCall {
-                send("hangup", call: call.callId)
+                send(ControlVerbs.hangup, CallArguments(callId: call.callId))
             } else if let call = snapshot.ringingCall {
-                send("decline", call: call.callId)
+                send(ControlVerbs.decline, CallArguments(callId: call.callId))
             } else {
                 notes(["No call to hang up"])
             }
         case .holdToggle:
             guard let call = snapshot.activeCall else { return notes(["No call to hold"]) }
-            send(call.isOnHold ? "resume" : "hold", call: call.callId)
+            send(call.isOnHold ? ControlVerbs.resume : ControlVerbs.hold, CallArguments(callId: call.callId))
         case .muteToggle:
             guard let call = snapshot.activeCall else { return notes(["No call to mute"]) }
-            send(call.muted == true ? "unmute" : "mute", call: call.callId)
+            send(call.muted == true ? ControlVerbs.unmute : ControlVerbs.mute, CallArguments(callId: call.callId))
         case .dtmf(let digits):
             guard let call = snapshot.activeCall else { return notes(["No call for DTMF \(digits)"]) }
-            send("dtmf", call: call.callId, ["digits": .string(digits)])
+            send(ControlVerbs.dtmf, DTMFArguments(digits: digits, type: nil, callId: call.callId))
         case .startTransfer:
             guard let call = snapshot.activeCall else { return notes(["No call to transfer"]) }
             update {
@@ -193,27 +195,34 @@ final class PromptSession: @unchecked Sendable {
 
     private func transfer(_ callId: String, to target: String) {
         notes(["Transferring \(locked { $0.describe(callId) }) to \(target)"])
-        send("transfer", call: callId, ["target": .string(target)])
+        send(ControlVerbs.transfer, TransferArguments(target: target, callId: callId))
     }
 
-    /// Sends one verb; failures become notes (an older daemon's `unknown_verb` included).
-    private func send(_ verb: String, call callId: String, _ extra: [String: JSONValue] = [:]) {
-        var args = extra
-        args["call_id"] = .string(callId)
+    /// A fresh `status` for the state (event thread only).
+    private func statusJSON() throws -> JSONValue {
+        try ControlCoding.json(try events.request(ControlVerbs.status, NoArguments()))
+    }
+
+    /// Sends one typed verb on the requests connection; failures become notes (an older daemon's
+    /// `unknown_verb` included). A result carrying `muted` or `held` updates the call at once.
+    private func send<Arguments, Result>(_ verb: ControlVerb<Arguments, Result>, _ arguments: Arguments, timeout: Double? = nil)
+        where Arguments: CallTargeting
+    {
         do {
-            let result = try requests.request(verb, args: .object(args), timeout: verb == "answer" ? 30 : 15)
+            let result = try requests.request(verb, arguments, timeout: timeout ?? 15)
+            let json = (try? ControlCoding.json(result)) ?? .null
             update {
-                $0.apply(result: result, callId: callId)
+                $0.apply(result: json, callId: arguments.callId ?? "")
                 return false
             }
         } catch ControlClientError.remote(let code, let message) {
             if code == ControlErrorCode.unknownVerb {
-                notes(["This wcs-agent daemon does not support \"\(verb)\" (unknown verb); update and restart it"])
+                notes(["This wcs-agent daemon does not support \"\(verb.name)\" (unknown verb); update and restart it"])
             } else {
-                notes(["\(verb) failed: \(message)"])
+                notes(["\(verb.name) failed: \(message)"])
             }
         } catch ControlClientError.timedOut {
-            notes(["\(verb): no answer from wcs-agent yet; watch for the result here"])
+            notes(["\(verb.name): no answer from wcs-agent yet; watch for the result here"])
         } catch {
             stop(code: ExitCode.failure.rawValue, message: "wcs-agent prompt: lost the daemon: \(error)")
         }

@@ -5,18 +5,17 @@ import WCSSession
 enum PushIntake {
     /// Handles a `reconnect` request carrying `push`: the agent's status plus `push`
     /// (`ringing`, `missed`, `duplicate` or `not_connected`), `call_id` and `outcome` (the wake's
-    /// result, null when no wake was tried). A payload without a usable `id` is a bad request.
-    static func reconnect(_ push: JSONValue, agent: Agent) async -> ControlResponse {
+    /// result, null when no wake was tried). A payload without a usable `id` is a `bad_request`.
+    static func reconnect(_ push: JSONValue, agent: Agent) async throws -> ReconnectResult {
         let payload: PushPayload
         do {
             payload = try PushPayload(json: push)
         } catch {
-            return .failure(code: ControlErrorCode.badRequest, message: error.description)
+            throw ControlFailure(.badRequest, error.description)
         }
         let result = await agent.wake(push: payload)
-        var status = await agent.status().objectValue ?? [:]
-        status.merge(fields(result, payload)) { _, new in new }
-        return .ok(.object(status))
+        return ReconnectResult(status: try await ControlVerbs.statusOf(agent), outcome: result.wake?.rawValue,
+                               push: result.outcome.rawValue, callId: payload.callId)
     }
 
     /// Handles a webhook push: a short answer (`push`, `call_id`, `outcome`, `state`), no status details.

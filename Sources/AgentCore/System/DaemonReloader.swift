@@ -1,9 +1,10 @@
 import Foundation
 import MainLoop
 
-/// Applies SIGHUP: re-reads the config file and the flags given at start, and applies the
-/// differences as `ConfigReloadPlan` describes. A configuration that does not load is logged and
-/// the running one stays. Tells systemd `RELOADING=1`, then `READY=1` with a status line.
+/// Applies SIGHUP and the `reload` verb: re-reads the config file and the flags given at start, and
+/// applies the differences as `ConfigReloadPlan` describes. A configuration that does not load is
+/// logged and the running one stays. Tells systemd `RELOADING=1`, then `READY=1` with a status line.
+/// An actor so that a signal and a socket request never apply two plans over each other's state.
 public actor DaemonReloader {
     /// Builds a fresh agent for a configuration (used when the server or account changed).
     public typealias AgentFactory = @Sendable (AgentConfig) -> Agent
@@ -29,9 +30,10 @@ public actor DaemonReloader {
         self.makeAgent = makeAgent
     }
 
-    /// Reloads once. Returns the plan that was applied, or `nil` when the new configuration was refused.
+    /// Reloads once. Returns the plan that was applied; throws the loader's error (`UsageError`,
+    /// `ConfigError`...) when the new configuration was refused, the running one staying in effect.
     @discardableResult
-    public func reload() async -> ConfigReloadPlan? {
+    public func reload() async throws -> ConfigReloadPlan {
         notifier.reloading()
         let before = notifier.lastStatus
         let loaded: AgentConfig
@@ -40,7 +42,7 @@ public actor DaemonReloader {
         } catch {
             Log.error("agent", "reload failed: \(error); still running with the previous configuration")
             notifier.ready(status: "reload failed, previous configuration kept: \(error)")
-            return nil
+            throw error
         }
         let plan = ConfigReloadPlan(running: running, loaded: loaded)
         running = plan.effective

@@ -1,0 +1,108 @@
+import WCSSession
+
+/// The verb table: every request the daemon answers, in the order `wcs-agent --help` lists them.
+/// Adding a verb means one `ControlVerb` here (or in ControlVerbs+Calls.swift) with its handler,
+/// and its entry in `all`. Values only; nothing here runs until the CLI or the dispatcher calls it.
+enum ControlVerbs {
+    /// Every verb, as the dispatcher and the CLI see them.
+    static let all: [AnyControlVerb] = [
+        AnyControlVerb(hello), AnyControlVerb(status), AnyControlVerb(reconnect), AnyControlVerb(Self.sleep),
+        AnyControlVerb(reload), AnyControlVerb(answer), AnyControlVerb(decline), AnyControlVerb(hangup),
+        AnyControlVerb(call), AnyControlVerb(hold), AnyControlVerb(resume), AnyControlVerb(mute),
+        AnyControlVerb(unmute), AnyControlVerb(dtmf), AnyControlVerb(transfer), AnyControlVerb(calls),
+    ]
+
+    /// The verbs by name.
+    static let byName: [String: AnyControlVerb] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+
+    /// The handshake a client sends first (protocol only; `wcs-agent --version` shows the CLI's version).
+    static let hello = ControlVerb<HelloArguments, HelloResult>(
+        name: "hello", usage: "", summary: "exchange control protocol versions",
+        parse: { _ in throw UsageError("hello is sent by every client verb") },
+        handle: { args, context in
+            guard args.protocolVersion == context.protocolVersion else {
+                throw ControlFailure(.protocolMismatch,
+                    "this wcs-agent daemon (\(AgentCore.version)) speaks control protocol \(context.protocolVersion); the client "
+                    + "speaks \(args.protocolVersion): use the wcs-agent binary that matches the daemon, or restart the daemon after an upgrade")
+            }
+            return HelloResult(protocolVersion: context.protocolVersion, version: AgentCore.version)
+        },
+        render: nil)
+
+    static let status = ControlVerb<NoArguments, StatusResult>(
+        name: "status", usage: "[--json]", summary: "state, server, connected since, token age, registration, calls",
+        parse: CLIArguments.none,
+        handle: { _, context in try await statusOf(context.agent) },
+        render: StatusFormatter.human)
+
+    static let reconnect = ControlVerb<ReconnectArguments, ReconnectResult>(
+        name: "reconnect", usage: "[--payload FILE|-]",
+        summary: """
+        bring the session back now (what a push handler runs);
+        exit 0 when the session is back, 4 when it is not;
+        --payload: the same for a raw push {"id","uuid","handle"}, once per
+        call id; a call that ended meanwhile is recorded as missed, not rung
+        """,
+        flags: ArgumentSpec(valueFlags: ["--payload"]), timeout: 60,
+        parse: { parsed in
+            _ = try CLIArguments.none(parsed)
+            guard let source = parsed.value("--payload") else { return ReconnectArguments() }
+            do {
+                return ReconnectArguments(push: try PushPayloadReader.read(source).json)
+            } catch {
+                throw UsageError("\(error); not waking the agent")
+            }
+        },
+        handle: { args, context in
+            let agent = context.agent
+            guard let push = args.push else {
+                let outcome = await agent.wake(reason: "reconnect request")
+                return ReconnectResult(status: try await statusOf(agent), outcome: outcome.rawValue)
+            }
+            return try await PushIntake.reconnect(push, agent: agent)
+        },
+        render: { $0.push == nil ? StatusFormatter.reconnect($0) : StatusFormatter.push($0) },
+        exitCode: { result in
+            if let push = result.push { return push == PushOutcome.notConnected.rawValue ? .notConnected : .ok }
+            return result.status.state == AgentPhase.online.rawValue ? .ok : .notConnected
+        })
+
+    static let sleep = ControlVerb<NoArguments, StatusResult>(
+        name: "sleep", usage: "", summary: "close the socket on purpose; the server keeps the session",
+        parse: CLIArguments.none,
+        handle: { _, context in
+            do {
+                try await context.agent.sleep()
+            } catch {
+                throw ControlFailure(.cannotSleep, "\(error)")
+            }
+            return try await statusOf(context.agent)
+        },
+        render: { _ in "asleep: the server keeps the session; `wcs-agent reconnect` or a push wakes the agent" })
+
+    static let reload = ControlVerb<NoArguments, ReloadResult>(
+        name: "reload", usage: "[--json]",
+        summary: """
+        re-read the config file and start flags (as SIGHUP); prints what
+        changed and what reconnected; exit 1 if the file does not load
+        """,
+        timeout: 60, parse: CLIArguments.none,
+        handle: { _, context in
+            guard let reloader = context.reloader else { throw ControlFailure(.reloadFailed, "this daemon cannot reload") }
+            do {
+                return ReloadResult(try await reloader.reload())
+            } catch {
+                throw ControlFailure(.reloadFailed, "\(error); the running configuration stays")
+            }
+        },
+        render: { "reloaded: \($0.summary)" + ($0.reconnected ? " (reconnected)" : "") })
+
+    /// The `status` result of `agent` (its JSON read into the typed result).
+    static func statusOf(_ agent: Agent) async throws -> StatusResult {
+        do {
+            return try ControlCoding.decode(StatusResult.self, from: await agent.status())
+        } catch {
+            throw ControlFailure(.internalError, "status: \(ControlCoding.describe(error))")
+        }
+    }
+}

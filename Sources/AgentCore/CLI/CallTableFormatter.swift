@@ -1,0 +1,28 @@
+import WCSSession
+
+/// The human `calls` table: one line per call (pure function of the `calls` result).
+enum CallTableFormatter {
+    static func table(_ calls: [JSONValue]) -> String {
+        guard !calls.isEmpty else { return "no calls" }
+        var lines = ["CALL                                  DIR  STATE        PARTY                     TIME    FLAGS        MEDIA"]
+        for call in calls {
+            let direction = call["direction"]?.stringValue == "outgoing" ? "out" : "in"
+            let party = call["direction"]?.stringValue == "outgoing" ? (call["callee"]?.stringValue ?? "?") : StatusFormatter.party(call)
+            let seconds = call["duration_seconds"]?.stringValue.flatMap(Double.init).map { Int($0) }.map { String(format: "%d:%02d", $0 / 60, $0 % 60) } ?? "-"
+            var flags: [String] = []
+            if call["held"]?.boolValue == true { flags.append("held") }
+            if call["muted"]?.boolValue == true { flags.append("muted") }
+            var media = "-"
+            if let stats = call["stats"] {
+                media = "\(stats["codec"]?.stringValue ?? "?") tx \(stats["packets_sent"]?.intValue ?? 0) rx \(stats["packets_received"]?.intValue ?? 0) lost \(stats["packets_lost"]?.intValue ?? 0) jitter \(stats["jitter_ms"]?.stringValue ?? "?") ms"
+            }
+            lines.append([pad(call["call_id"]?.stringValue ?? "?", 37), pad(direction, 4), pad(call["status"]?.stringValue ?? "?", 12),
+                          pad(party, 25), pad(seconds, 7), pad(flags.isEmpty ? "-" : flags.joined(separator: ","), 12), media].joined(separator: " "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text.padding(toLength: width, withPad: " ", startingAt: 0)
+    }
+}

@@ -1,0 +1,69 @@
+import WCSSession
+
+/// Human renderings of `status`, `reconnect` results and events, for the CLI (pure functions).
+enum StatusFormatter {
+    @Sendable static func human(_ s: StatusResult) -> String {
+        var lines: [String] = []
+        func row(_ label: String, _ value: String) { lines.append(label.padding(toLength: 17, withPad: " ", startingAt: 0) + value) }
+        row("state:", s.state + (s.state == "online" ? (s.registered ? " (registered)" : " (not registered)") : ""))
+        row("server:", s.server)
+        row("session:", s.sessionId ?? "-")
+        row("sip login:", s.sipLogin ?? "-")
+        row("connected since:", s.connectedSince ?? "-")
+        row("token age:", s.tokenAgeSeconds.map(duration) ?? (s.hasToken ? "?" : "no token"))
+        if let retry = s.nextRetryInSeconds { row("next retry in:", "\(JSONValue.number(retry).stringValue ?? "?") s") }
+        if let error = s.lastError { row("last error:", error) }
+        row("calls:", s.calls.isEmpty ? "none" : "\(s.calls.count)")
+        for call in s.calls {
+            let flags = (call["held"]?.boolValue == true ? "  held" : "") + (call["muted"]?.boolValue == true ? "  muted" : "")
+            lines.append("  \(call["call_id"]?.stringValue ?? "?")  \(call["direction"]?.stringValue ?? "")  \(call["status"]?.stringValue ?? "")  \(party(call))\(flags)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func reconnect(_ r: ReconnectResult) -> String {
+        let outcome = r.outcome ?? "?"
+        if r.status.state == "online" { return "online (\(outcome.replacingOccurrences(of: "_", with: " ")))" }
+        return "not back: \(r.status.state)\(r.status.lastError.map { ": \($0)" } ?? "")"
+    }
+
+    static func push(_ r: ReconnectResult) -> String {
+        let call = r.callId ?? "?"
+        switch r.push {
+        case PushOutcome.ringing.rawValue: return "push for call \(call): ringing; \(reconnect(r))"
+        case PushOutcome.missed.rawValue: return "push for call \(call): the call ended before the session came back; recorded as missed"
+        case PushOutcome.duplicate.rawValue: return "push for call \(call): already handled (duplicate); nothing done"
+        default: return "push for call \(call): \(reconnect(r))"
+        }
+    }
+
+    static func event(_ e: JSONValue) -> String {
+        let time = e["time"]?.stringValue.map { String($0.dropFirst(11).prefix(12)) } ?? ""
+        let type = e["type"]?.stringValue ?? "?"
+        var detail: String
+        switch type {
+        case "incoming_call": detail = "\(e["call_id"]?.stringValue ?? "?") from \(party(e))\(e["replayed"]?.boolValue == true ? " (after resume)" : "")"
+        case "call_status": detail = "\(e["call_id"]?.stringValue ?? "?") \(e["status"]?.stringValue ?? "")\(e["info"]?.stringValue.map { " (\($0))" } ?? "")"
+        case "state", "session_state": detail = e["state"]?.stringValue ?? ""
+        case "disconnected": detail = e["reason"]?.stringValue ?? ""
+        default:
+            var o = e.objectValue ?? [:]
+            o["time"] = nil
+            o["type"] = nil
+            detail = o.isEmpty ? "" : JSONValue.object(o).serialized()
+        }
+        return "\(time) \(type) \(detail)"
+    }
+
+    static func party(_ call: JSONValue) -> String {
+        let number = call["caller"]?.stringValue ?? "?"
+        if let name = call["display_name"]?.stringValue, name != number { return "\(name) <\(number)>" }
+        return number
+    }
+
+    static func duration(_ seconds: Int) -> String {
+        if seconds < 120 { return "\(seconds) s" }
+        if seconds < 7200 { return "\(seconds / 60) min" }
+        return "\(seconds / 3600) h \(seconds % 3600 / 60) min"
+    }
+}
