@@ -26,7 +26,7 @@ let package = Package(
         // Signaling plane: WebSocket + WCS JSON protocol, session and call state machines.
         .target(name: "WCSSession", dependencies: ["MainLoop", "CWebSockets", "CSSL"], exclude: ["README.md"]),
         // Media plane: SDP, ICE, DTLS-SRTP, RTP/RTCP, jitter buffer, Opus, DTMF, audio I/O.
-        .target(name: "AudioPipe", dependencies: ["MainLoop", "CNice", "COpus", "CSSL", "CSRTP", "CSoxr"], exclude: ["README.md"]),
+        .target(name: "AudioPipe", dependencies: ["MainLoop", "CNice", "COpus", "CSSL", "CSoxr"], exclude: ["README.md"]),
         // The daemon's logic (config, token store, control socket, policy), testable as a library.
         .target(name: "AgentCore", dependencies: ["WCSSession", "AudioPipe"]),
         .executableTarget(name: "wcs-agent", dependencies: ["AgentCore"]),
@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MainLoopTests", dependencies: ["MainLoop"]),
         .testTarget(name: "WCSSessionTests", dependencies: ["WCSSession", "TestSupport"]),
-        .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "TestSupport"]),
+        .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "CSRTP", "TestSupport"]),
         .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "AudioPipe", "TestSupport", "wcs-agent"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension CallMediaTests {
-    /// Refusals and failures: each ends cleanly with the WCS failure text.
+    /// Refusals and failures: each ends cleanly with one typed `MediaFailure`.
     @Suite struct Failures {
         @Test("A tampered fingerprint fails the side that checks it", arguments: ["offer", "answer"])
         func fingerprintMismatch(tampered: String) async throws {
@@ -13,8 +13,8 @@ extension CallMediaTests {
             defer { pair.close() }
             // The offer's fingerprint is checked by the answerer, the answer's by the offerer.
             let checker = tampered == "offer" ? pair.answererLog : pair.offererLog
-            #expect(await checker.wait(for: .failed(CallMediaFailure.dtlsFingerprint)))
-            #expect(checker.failures == [CallMediaFailure.dtlsFingerprint])
+            #expect(await checker.wait(for: .failed(.dtlsFingerprintMismatch)))
+            #expect(checker.failures == [.dtlsFingerprintMismatch])
             #expect(!checker.events.contains { if case .dtlsConnected = $0 { true } else { false } })
             #expect(!checker.events.contains(.firstAudioDecoded))
             pair.close()
@@ -33,8 +33,8 @@ extension CallMediaTests {
             let offer = try await offerer.makeOffer()
             _ = try await answerer.answer(offer: CallMediaTestSupport.redirectingCandidates(offer, to: closedPort))
             // The offerer never learns the answer, so nobody can reach the answerer's checks' target.
-            #expect(await log.wait(for: .failed(CallMediaFailure.ice), timeout: 20))
-            #expect(log.failures == [CallMediaFailure.ice])
+            #expect(await log.wait(for: .failed(.iceFailed), timeout: 20))
+            #expect(log.failures == [.iceFailed])
             answerer.close()
             offerer.close()
             #expect(await log.wait(for: .closed))
@@ -62,8 +62,8 @@ extension CallMediaTests {
             let error = await #expect(throws: CallMediaError.self) { try await answerer.answer(offer: offer) }
             #expect(error == .negotiation(.noCommonCodecs))
             #expect(error?.description == "No common codecs")
-            #expect(error?.wcsInfo == "No common codecs")
-            #expect(await log.wait(for: .failed("No common codecs")))
+            #expect(error?.failure == .sdpRefused(.noCommonCodecs))
+            #expect(await log.wait(for: .failed(.sdpRefused(.noCommonCodecs))))
         }
 
         @Test("Methods called out of order throw invalidState")

@@ -64,8 +64,8 @@ final class CallEventLog: @unchecked Sendable {
     /// The events so far.
     var events: [CallMediaEvent] { lock.withLock { list } }
 
-    /// The texts of `.failed` events so far.
-    var failures: [String] { events.compactMap { if case .failed(let reason) = $0 { reason } else { nil } } }
+    /// The `.failed` events so far.
+    var failures: [MediaFailure] { events.compactMap { if case .failed(let reason) = $0 { reason } else { nil } } }
 
     /// The digits of `.dtmfReceived` events so far.
     var digits: String { String(events.compactMap { if case .dtmfReceived(let digit) = $0 { digit } else { nil } }) }

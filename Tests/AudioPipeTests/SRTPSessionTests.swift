@@ -131,9 +131,9 @@ import Testing
 
     @Test func errorsDescribeThemselves() {
         #expect(SRTPError.authenticationFailed.description == "SRTP authentication failed")
-        #expect(SRTPError(status: srtp_err_status_cipher_fail) == .status(name: "cipher_fail", code: 8))
-        #expect(SRTPError(status: srtp_err_status_replay_old) == .replay)
-        #expect(SRTPError.status(name: "cipher_fail", code: 8).description == "SRTP error: cipher_fail (8)")
+        #expect(SRTPError.keyExpired.description == "SRTP key expired (SRTCP index exhausted)")
+        #expect(SRTPError(libsrtpStatus: srtp_err_status_replay_old) == .replay)
+        #expect(SRTPError.cryptoFailure("HMAC").description == "SRTP crypto failure in HMAC")
     }
 
     @Test func profilesHaveTheirIANAIdsAndNames() {

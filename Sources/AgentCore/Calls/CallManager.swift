@@ -278,8 +278,9 @@ actor CallManager {
             calls[callId]?.mediaFailure = "no media"
             publish("media_failed", ["call_id": .string(callId), "reason": "no media"])
             try? await session.hangup(callId: callId)
-        case .failed(let reason):
-            Log.error("calls", "call \(callId): media failed: \(reason)")
+        case .failed(let failure):
+            let reason = failure.wcsInfo
+            Log.error("calls", "call \(callId): media failed: \(reason) (\(failure))")
             calls[callId]?.mediaFailure = reason
             publish("media_failed", ["call_id": .string(callId), "reason": .string(reason)])
             try? await session.hangup(callId: callId)

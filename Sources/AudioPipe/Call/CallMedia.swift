@@ -271,7 +271,7 @@ public final class CallMedia: @unchecked Sendable {
             event: { [weak self] event in self?.continuation.yield(event) },
             failure: { [weak self] reason in self?.fail(reason) },
             mediaReady: { [weak self] srtp in self?.startMedia(codecs: codecs, srtp: srtp) })
-        let transport = CallMediaTransport(loop: loop, ice: ice, negotiated: negotiated, receive: receive,
+        let transport = CallMediaTransport(loop: loop, path: ice, negotiated: negotiated, receive: receive,
                                            configuration: configuration, ourSSRC: ssrc, ntpClock: ntpClock, handlers: handlers)
         try locked { () throws(CallMediaError) in
             guard case .gathering = phase else { throw .closed }
@@ -313,7 +313,7 @@ public final class CallMedia: @unchecked Sendable {
             return self.engine
         }
         guard let engine else {
-            if case .negotiated = lock.withLock({ phase }) { fail(CallMediaFailure.dtls) }
+            if case .negotiated = lock.withLock({ phase }) { fail(.mediaSetup("the audio engine could not start")) }
             return
         }
         engine.start()
@@ -329,7 +329,7 @@ public final class CallMedia: @unchecked Sendable {
     }
 
     /// Reports a failure once and stops media, ICE and DTLS (the stream stays open for `close()`).
-    private func fail(_ reason: String) {
+    private func fail(_ reason: MediaFailure) {
         let parts: RunningParts? = lock.withLock {
             switch phase {
             case .failed, .closed: return nil
@@ -372,7 +372,7 @@ public final class CallMedia: @unchecked Sendable {
     /// close is passed on as `.closed`. Returns the error to throw.
     private func abandon(_ error: Error) -> CallMediaError {
         let callError = (error as? CallMediaError) ?? .setup("\(error)")
-        if callError != .closed { fail(callError.wcsInfo) }
+        if callError != .closed { fail(callError.failure) }
         return callError
     }
 }

@@ -1,5 +1,5 @@
-/// Why a `CallMedia` call was refused. `description` is a clear reason; `wcsInfo` is the WCS
-/// failure text closest to it.
+/// Why a `CallMedia` call was refused. `description` is a clear reason; `failure` is the
+/// typed `MediaFailure` it is reported as.
 public enum CallMediaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The offer or answer cannot be used; "No common codecs" when no codec is shared.
     case negotiation(SDPNegotiationError)
@@ -31,13 +31,14 @@ public enum CallMediaError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    /// The WCS call-failure text for this error ("No common codecs", "Failed by ICE error", ...).
-    public var wcsInfo: String {
+    /// The typed failure this refusal reports through `CallMediaEvent.failed` (the application
+    /// words it; AgentCore uses the WCS info strings).
+    public var failure: MediaFailure {
         switch self {
-        case .negotiation(let error): error.wcsInfo
-        case .ice: CallMediaFailure.ice
-        case .setup: CallMediaFailure.dtls
-        case .invalidState, .invalidConfiguration, .dtmfNotNegotiated, .invalidDTMF, .closed: "Failed by session creation"
+        case .negotiation(let error): .sdpRefused(error)
+        case .ice(let reason): .iceSetup(reason)
+        case .setup(let reason): .mediaSetup(reason)
+        case .invalidState, .invalidConfiguration, .dtmfNotNegotiated, .invalidDTMF, .closed: .sessionSetup(description)
         }
     }
 }

@@ -13,22 +13,10 @@ public enum CallMediaEvent: Sendable, Equatable {
     case dtmfReceived(Character)
     /// No RTP arrived for `CallMediaConfiguration.mediaTimeout` seconds while media was running.
     case mediaTimeout
-    /// The call's media failed; the text is the WCS info string: "Failed by ICE error",
-    /// "Failed by DTLS fingerprint error", "Failed by DTLS error" or "No common codecs"
-    /// (see `CallMediaFailure`). Media has stopped; call `close()`.
-    case failed(String)
+    /// The call's media failed, once (see `MediaFailure`; AgentCore words it as WCS does).
+    /// Media has stopped; call `close()`.
+    case failed(MediaFailure)
     /// `close()` finished; the stream ends after this event.
     case closed
 }
 
-/// The failure texts of `CallMediaEvent.failed`, as WCS words them.
-public enum CallMediaFailure {
-    /// ICE found no pair in time, libnice failed, or consent was lost.
-    public static let ice = ICEState.failureReason
-    /// The peer's DTLS certificate does not match the fingerprint in its SDP.
-    public static let dtlsFingerprint = "Failed by DTLS fingerprint error"
-    /// The DTLS handshake failed or did not finish within `dtlsTimeout`.
-    public static let dtls = "Failed by DTLS error"
-    /// Offer and answer share no codec.
-    public static let noCommonCodecs = "No common codecs"
-}

@@ -1,8 +1,9 @@
 import Foundation
 import MainLoop
 
-/// The loop-thread side of a call: ICE state handling, DTLS (handshake, retransmission timer,
-/// timeout), SRTP decryption and the RFC 7983 demultiplexing of everything ICE receives.
+/// The loop-thread side of a call: path (ICE) state handling, DTLS (handshake, retransmission
+/// timer, timeout), SRTP decryption and the RFC 7983 demultiplexing of everything the path
+/// receives. The path is any `DatagramTransport`: `ICEAgent` in a call, a UDP socket in tests.
 ///
 /// Every method except `init` runs on the loop thread, which is what `DTLSTransport` and libnice
 /// require. The receive path stays light: decrypt, parse the header, hand the payload to the
@@ -13,8 +14,8 @@ final class CallMediaTransport: @unchecked Sendable {
     struct Handlers: Sendable {
         /// A public event to report (everything except `.failed` and `.closed`).
         let event: @Sendable (CallMediaEvent) -> Void
-        /// The call failed; the text is a `CallMediaFailure` string.
-        let failure: @Sendable (String) -> Void
+        /// The call failed.
+        let failure: @Sendable (MediaFailure) -> Void
         /// DTLS is connected: media may start with this SRTP session.
         let mediaReady: @Sendable (SRTPSession) -> Void
     }
@@ -24,7 +25,7 @@ final class CallMediaTransport: @unchecked Sendable {
     static let retransmission = DTLSRetransmissionPolicy(initialTimeout: 0.2, maximumTimeout: 2)
 
     private let loop: MainLoop
-    private let ice: ICEAgent
+    private let path: any DatagramTransport
     private let negotiated: NegotiatedAudio
     private let receive: CallReceiveState
     private let configuration: CallMediaConfiguration
@@ -44,10 +45,10 @@ final class CallMediaTransport: @unchecked Sendable {
     private var mediaTimedOut = false
     private var dtmf = DTMFReceiver()
 
-    init(loop: MainLoop, ice: ICEAgent, negotiated: NegotiatedAudio, receive: CallReceiveState,
+    init(loop: MainLoop, path: any DatagramTransport, negotiated: NegotiatedAudio, receive: CallReceiveState,
          configuration: CallMediaConfiguration, ourSSRC: UInt32, ntpClock: NTPClock, handlers: Handlers) {
         self.loop = loop
-        self.ice = ice
+        self.path = path
         self.negotiated = negotiated
         self.receive = receive
         self.configuration = configuration
@@ -67,17 +68,17 @@ final class CallMediaTransport: @unchecked Sendable {
             fingerprint = try DTLSFingerprint(sdpValue: negotiated.remoteFingerprint.description)
             certificate = try DTLSCertificate.shared
             transport = try DTLSTransport(role: negotiated.dtlsRole, certificate: certificate, remoteFingerprint: fingerprint,
-                                          retransmission: Self.retransmission) { [ice] datagram in ice.send(datagram) }
+                                          retransmission: Self.retransmission) { [path] datagram in path.send(datagram) }
         } catch {
             throw .setup("DTLS: \(error)")
         }
         transport.onEvent = { [weak self] event in self?.dtlsEvent(event) }
         dtls = transport
-        ice.onStateChange = { [weak self] state in self?.iceStateChanged(state) }
-        ice.onReceive = { [weak self] datagram in self?.receive(datagram) }
+        path.onStateChange = { [weak self] state in self?.pathStateChanged(state) }
+        path.onReceive = { [weak self] datagram in self?.receive(datagram) }
     }
 
-    /// Stops timers and DTLS (sending close_notify when connected) and closes ICE. Loop thread;
+    /// Stops timers and DTLS (sending close_notify when connected) and closes the path. Loop thread;
     /// idempotent.
     func shutdown() {
         guard !finished else { return }
@@ -87,23 +88,23 @@ final class CallMediaTransport: @unchecked Sendable {
         mediaWatch?.cancel()
         dtls?.onEvent = nil
         dtls?.close()
-        ice.close()
+        path.close()
     }
 
-    // MARK: - ICE
+    // MARK: - Path (ICE)
 
-    private func iceStateChanged(_ state: ICEState) {
+    private func pathStateChanged(_ state: ICEState) {
         guard !finished else { return }
         switch state {
         case .connected, .ready:
             guard !iceConnected else { return }
             iceConnected = true
-            handlers.event(.iceConnected(ice.selectedPair))
+            handlers.event(.iceConnected(path.selectedPair))
             dtlsDeadline = loop.schedule(after: configuration.dtlsTimeout) { [weak self] in self?.dtlsTimedOut() }
             dtls?.start()
             armRetransmission()
-        case .failed(let reason):
-            fail(reason)
+        case .failed:
+            fail(.iceFailed)
         case .checking, .closed:
             break
         }
@@ -122,7 +123,7 @@ final class CallMediaTransport: @unchecked Sendable {
                 session = try SRTPSession(keyMaterial: keys)
             } catch {
                 Log.warning("call", "SRTP session setup failed: \(error)")
-                fail(CallMediaFailure.dtls)
+                fail(.srtpFailed(error))
                 return
             }
             srtp = session
@@ -130,10 +131,10 @@ final class CallMediaTransport: @unchecked Sendable {
             handlers.mediaReady(session)
             startMediaWatch()
         case .failed(.fingerprintMismatch):
-            fail(CallMediaFailure.dtlsFingerprint)
+            fail(.dtlsFingerprintMismatch)
         case .failed(let error):
             Log.warning("call", "DTLS failed: \(error)")
-            fail(CallMediaFailure.dtls)
+            fail(.dtlsFailed(error))
         case .closed:
             Log.info("call", "the peer closed DTLS (close_notify)")
         }
@@ -154,10 +155,10 @@ final class CallMediaTransport: @unchecked Sendable {
     private func dtlsTimedOut() {
         guard !finished, srtp == nil else { return }
         Log.warning("call", "DTLS not connected \(configuration.dtlsTimeout) s after ICE")
-        fail(CallMediaFailure.dtls)
+        fail(.dtlsTimeout)
     }
 
-    private func fail(_ reason: String) {
+    private func fail(_ reason: MediaFailure) {
         guard !finished else { return }
         retransmitTimer?.cancel()
         dtlsDeadline?.cancel()

@@ -41,14 +41,4 @@ public enum SDPNegotiationError: Error, Sendable, Equatable, CustomStringConvert
         }
     }
 
-    /// The WCS call-failure info string closest to this refusal (for a FAILED status).
-    public var wcsInfo: String {
-        switch self {
-        case .noCommonCodecs: "No common codecs"
-        case .missingFingerprint, .noSHA256Fingerprint: "Failed by DTLS fingerprint error"
-        case .noDTLS, .holdconnSetup, .invalidSetup: "Failed by DTLS error"
-        case .missingICECredentials: "Failed by ICE error"
-        case .malformed, .noAudioMedia, .audioRejected, .answerMismatch: "Failed by session creation"
-        }
-    }
 }

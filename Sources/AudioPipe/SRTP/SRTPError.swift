@@ -1,17 +1,20 @@
-import CSRTP
-
 /// Why an SRTP operation failed.
 public enum SRTPError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The packet's authentication tag did not verify (libsrtp `auth_fail`), or it was tampered with.
+    /// The packet's authentication tag did not verify, or it was tampered with.
     case authenticationFailed
-    /// The packet index was already seen or is behind the replay window (`replay_fail`/`replay_old`).
+    /// The packet index was already seen or is behind the 128-packet replay window (on protect:
+    /// the same sequence number twice, which would reuse the keystream).
     case replay
     /// The packet is too short or too long for its header and trailer.
     case badLength
     /// A key or salt does not have the length the profile needs.
     case invalidKeyLength(expected: Int, actual: Int)
-    /// Any other libsrtp status, by name and number.
-    case status(name: String, code: Int)
+    /// 2^31 SRTCP packets were sent with one key (RFC 3711 §9.2): the key must change.
+    case keyExpired
+    /// A packet form this implementation does not handle (named).
+    case unsupported(String)
+    /// OpenSSL refused a cipher or MAC operation (named).
+    case cryptoFailure(String)
 
     public var description: String {
         switch self {
@@ -19,27 +22,9 @@ public enum SRTPError: Error, Sendable, Equatable, CustomStringConvertible {
         case .replay: "SRTP packet replayed or too old"
         case .badLength: "SRTP packet has a bad length"
         case let .invalidKeyLength(expected, actual): "SRTP key or salt has \(actual) bytes, expected \(expected)"
-        case let .status(name, code): "SRTP error: \(name) (\(code))"
+        case .keyExpired: "SRTP key expired (SRTCP index exhausted)"
+        case let .unsupported(what): "SRTP: \(what) is not supported"
+        case let .cryptoFailure(what): "SRTP crypto failure in \(what)"
         }
     }
-
-    /// Maps a failing libsrtp status to an error.
-    init(status: srtp_err_status_t) {
-        switch status {
-        case srtp_err_status_auth_fail: self = .authenticationFailed
-        case srtp_err_status_replay_fail, srtp_err_status_replay_old: self = .replay
-        default:
-            let code = Int(status.rawValue)
-            let name = code < Self.statusNames.count ? Self.statusNames[code] : "unknown"
-            self = .status(name: name, code: code)
-        }
-    }
-
-    /// libsrtp's `srtp_err_status_t` names, indexed by value (srtp2/srtp.h, 2.5).
-    private static let statusNames = [
-        "ok", "fail", "bad_param", "alloc_fail", "dealloc_fail", "init_fail", "terminus", "auth_fail",
-        "cipher_fail", "replay_fail", "replay_old", "algo_fail", "no_such_op", "no_ctx", "cant_check",
-        "key_expired", "socket_err", "signal_err", "nonce_bad", "read_fail", "write_fail", "parse_err",
-        "encode_err", "semaphore_err", "pfkey_err", "bad_mki", "pkt_idx_old", "pkt_idx_adv",
-    ]
 }

@@ -1,31 +1,30 @@
-import CSRTP
 import Foundation
 
-/// One SRTP/SRTCP crypto context pair for a call, wrapping libsrtp2.
+/// One SRTP/SRTCP crypto context pair for a call: RFC 3711 (AES-CM, HMAC-SHA1-80) and RFC 7714
+/// (AES-128-GCM) on OpenSSL's EVP, so no second crypto library (libsrtp2 pulls in NSS on Debian)
+/// is loaded. libsrtp2 stays in the tests as the reference this must interoperate with.
 ///
-/// Holds an outbound libsrtp session (`ssrc_any_outbound`, keyed with the local master key and salt)
-/// and an inbound one (`ssrc_any_inbound`, keyed with the remote ones), with libsrtp's default replay
-/// window. Each session has its own lock, so one thread may protect while another unprotects.
-/// Every packet call allocates only its output array (`input.count + SRTP_MAX_TRAILER_LEN` bytes for
-/// protect, `input.count` for unprotect) and transforms it in place.
+/// Outbound context keyed with the local master key and salt, inbound with the remote ones; any
+/// SSRC, each with its own packet index and a 128-packet replay window, as libsrtp's
+/// `ssrc_any_*` sessions behave. Each direction has its own lock, so the audio thread may protect
+/// while the loop thread unprotects. Every packet call allocates only its output array.
 public final class SRTPSession: @unchecked Sendable {
-    /// The profile both sessions use.
+    /// The profile both directions use.
     public let profile: SRTPProfile
 
-    private let outbound: OpaquePointer
-    private let inbound: OpaquePointer
+    private let outbound: SRTPCryptoContext
+    private let inbound: SRTPCryptoContext
     private let outboundLock = NSLock()
     private let inboundLock = NSLock()
 
-    /// Creates the outbound and inbound sessions from master keys and salts.
-    /// - Throws: `SRTPError.invalidKeyLength` when a key or salt does not fit `profile`, or the
-    ///   libsrtp status if initialisation or session creation fails.
+    /// Creates the outbound and inbound contexts from master keys and salts.
+    /// - Throws: `SRTPError.invalidKeyLength` when a key or salt does not fit `profile`,
+    ///   `.cryptoFailure` if OpenSSL refuses the keys.
     public init(
         profile: SRTPProfile,
         localKey: [UInt8], localSalt: [UInt8],
         remoteKey: [UInt8], remoteSalt: [UInt8]
     ) throws(SRTPError) {
-        try SRTPLibrary.ensureInitialized()
         for (bytes, expected) in [
             (localKey, profile.keyLength), (remoteKey, profile.keyLength),
             (localSalt, profile.saltLength), (remoteSalt, profile.saltLength),
@@ -33,13 +32,8 @@ public final class SRTPSession: @unchecked Sendable {
             throw .invalidKeyLength(expected: expected, actual: bytes.count)
         }
         self.profile = profile
-        outbound = try Self.makeSession(profile: profile, masterKey: localKey + localSalt, direction: ssrc_any_outbound)
-        do {
-            inbound = try Self.makeSession(profile: profile, masterKey: remoteKey + remoteSalt, direction: ssrc_any_inbound)
-        } catch {
-            srtp_dealloc(outbound)
-            throw error
-        }
+        outbound = try SRTPCryptoContext(profile: profile, masterKey: localKey, masterSalt: localSalt, encrypting: true)
+        inbound = try SRTPCryptoContext(profile: profile, masterKey: remoteKey, masterSalt: remoteSalt, encrypting: false)
     }
 
     /// Creates the sessions from keys negotiated by DTLS-SRTP (`DTLSTransport`).
@@ -50,16 +44,11 @@ public final class SRTPSession: @unchecked Sendable {
             remoteKey: keyMaterial.remoteKey, remoteSalt: keyMaterial.remoteSalt)
     }
 
-    deinit {
-        srtp_dealloc(outbound)
-        srtp_dealloc(inbound)
-    }
-
     /// Encrypts and authenticates an RTP packet (header at least 12 bytes, version 2).
     public func protectRTP(_ packet: [UInt8]) throws(SRTPError) -> [UInt8] {
-        guard RTPHeaderLength.ofRTP(packet) != nil else { throw .badLength }
-        return try transform(packet, growth: Int(SRTP_MAX_TRAILER_LEN), lock: outboundLock) {
-            srtp_protect(outbound, $0, $1)
+        guard let headerLength = RTPHeaderLength.ofRTP(packet) else { throw .badLength }
+        return try transform(packet, growth: profile.rtpTagLength, lock: outboundLock) { (buffer) throws(SRTPError) in
+            try outbound.protectRTP(buffer, length: packet.count, headerLength: headerLength)
         }
     }
 
@@ -67,16 +56,16 @@ public final class SRTPSession: @unchecked Sendable {
     public func unprotectRTP(_ packet: [UInt8]) throws(SRTPError) -> [UInt8] {
         guard let headerLength = RTPHeaderLength.ofRTP(packet),
               packet.count >= headerLength + profile.rtpTagLength else { throw .badLength }
-        return try transform(packet, growth: 0, lock: inboundLock) {
-            srtp_unprotect(inbound, $0, $1)
+        return try transform(packet, growth: 0, lock: inboundLock) { (buffer) throws(SRTPError) in
+            try inbound.unprotectRTP(buffer, length: packet.count, headerLength: headerLength)
         }
     }
 
     /// Encrypts and authenticates an RTCP compound packet (at least 8 bytes, version 2).
     public func protectRTCP(_ packet: [UInt8]) throws(SRTPError) -> [UInt8] {
         guard RTPHeaderLength.isRTCP(packet) else { throw .badLength }
-        return try transform(packet, growth: Int(SRTP_MAX_TRAILER_LEN), lock: outboundLock) {
-            srtp_protect_rtcp(outbound, $0, $1)
+        return try transform(packet, growth: profile.rtcpTrailerLength, lock: outboundLock) { (buffer) throws(SRTPError) in
+            try outbound.protectRTCP(buffer, length: packet.count)
         }
     }
 
@@ -84,8 +73,8 @@ public final class SRTPSession: @unchecked Sendable {
     public func unprotectRTCP(_ packet: [UInt8]) throws(SRTPError) -> [UInt8] {
         guard RTPHeaderLength.isRTCP(packet),
               packet.count >= RTPHeaderLength.rtcpMinimum + profile.rtcpTrailerLength else { throw .badLength }
-        return try transform(packet, growth: 0, lock: inboundLock) {
-            srtp_unprotect_rtcp(inbound, $0, $1)
+        return try transform(packet, growth: 0, lock: inboundLock) { (buffer) throws(SRTPError) in
+            try inbound.unprotectRTCP(buffer, length: packet.count)
         }
     }
 
@@ -93,47 +82,29 @@ public final class SRTPSession: @unchecked Sendable {
     public static let maximumPacketLength = 65_535
 
     /// Copies `packet` into a new array with `growth` spare bytes, runs `operation` on it in
-    /// place under `lock`, and returns the bytes libsrtp reports as the result.
+    /// place under `lock`, and returns the bytes the operation reports as the result.
     private func transform(
         _ packet: [UInt8], growth: Int, lock: NSLock,
-        _ operation: (UnsafeMutableRawPointer, UnsafeMutablePointer<Int32>) -> srtp_err_status_t
+        _ operation: (UnsafeMutableBufferPointer<UInt8>) throws(SRTPError) -> Int
     ) throws(SRTPError) -> [UInt8] {
         guard packet.count <= Self.maximumPacketLength else { throw .badLength }
-        var status = srtp_err_status_ok
+        var failure: SRTPError?
         let output = [UInt8](unsafeUninitializedCapacity: packet.count + growth) { buffer, count in
             guard let base = buffer.baseAddress else { return }
             packet.withUnsafeBufferPointer { source in
                 base.initialize(from: source.baseAddress!, count: source.count)
             }
-            var length = Int32(packet.count)
+            (base + packet.count).initialize(repeating: 0, count: growth)
             lock.lock()
-            status = operation(UnsafeMutableRawPointer(base), &length)
-            lock.unlock()
-            count = status == srtp_err_status_ok ? Int(length) : 0
+            defer { lock.unlock() }
+            do throws(SRTPError) {
+                count = try operation(buffer)
+            } catch {
+                failure = error
+                count = 0
+            }
         }
-        guard status == srtp_err_status_ok else { throw SRTPError(status: status) }
+        if let failure { throw failure }
         return output
-    }
-
-    private static func makeSession(
-        profile: SRTPProfile, masterKey: [UInt8], direction: srtp_ssrc_type_t
-    ) throws(SRTPError) -> OpaquePointer {
-        var policy = srtp_policy_t()
-        let libsrtpProfile = srtp_profile_t(rawValue: UInt32(profile.rawValue))
-        var status = srtp_crypto_policy_set_from_profile_for_rtp(&policy.rtp, libsrtpProfile)
-        guard status == srtp_err_status_ok else { throw SRTPError(status: status) }
-        status = srtp_crypto_policy_set_from_profile_for_rtcp(&policy.rtcp, libsrtpProfile)
-        guard status == srtp_err_status_ok else { throw SRTPError(status: status) }
-        policy.ssrc.type = direction
-        policy.window_size = 0  // libsrtp's default (128 packets)
-        policy.allow_repeat_tx = 0
-        var session: OpaquePointer?
-        var key = masterKey
-        status = key.withUnsafeMutableBufferPointer { keyBytes in
-            policy.key = keyBytes.baseAddress  // libsrtp copies the key during srtp_create
-            return srtp_create(&session, &policy)
-        }
-        guard status == srtp_err_status_ok, let session else { throw SRTPError(status: status) }
-        return session
     }
 }

@@ -1,0 +1,121 @@
+@testable import AudioPipe
+import Foundation
+import MainLoop
+import Testing
+
+/// The call's DTLS-SRTP stack (`CallMediaTransport`: DTLS handshake and timers, fingerprint
+/// check, SRTP keying, RFC 7983 demultiplexing, the receive path into the jitter buffer) over a
+/// plain UDP `DatagramTransport`: no libnice involved.
+@Suite struct CallMediaTransportOverUDPTests {
+    /// What one end's handlers saw (called on the loop thread, read by the test).
+    final class Recorder: @unchecked Sendable {
+        private let lock = NSLock()
+        private var srtpSession: SRTPSession?
+        private var failureList: [MediaFailure] = []
+        private var eventList: [CallMediaEvent] = []
+
+        func record(_ failure: MediaFailure) { lock.withLock { failureList.append(failure) } }
+        func record(_ event: CallMediaEvent) { lock.withLock { eventList.append(event) } }
+        func ready(_ session: SRTPSession) { lock.withLock { srtpSession = session } }
+        var srtp: SRTPSession? { lock.withLock { srtpSession } }
+        var failures: [MediaFailure] { lock.withLock { failureList } }
+        var events: [CallMediaEvent] { lock.withLock { eventList } }
+    }
+
+    /// One end: its UDP path, transport, receive state and recorder.
+    final class End: @unchecked Sendable {
+        let path: UDPDatagramTransport
+        let receive: CallReceiveState
+        let transport: CallMediaTransport
+        let negotiated: NegotiatedAudio
+        let recorder = Recorder()
+
+        init(loop: MainLoop, negotiated: NegotiatedAudio, configuration: CallMediaConfiguration) throws {
+            self.negotiated = negotiated
+            path = try UDPDatagramTransport(loop: loop)
+            let codecs = try CallCodecSet(codec: negotiated.codec, configuration: configuration)
+            receive = try CallReceiveState(codecs: codecs, jitter: configuration.jitter)
+            let handlers = CallMediaTransport.Handlers(
+                event: { [recorder] event in recorder.record(event) },
+                failure: { [recorder] failure in recorder.record(failure) },
+                mediaReady: { [recorder] session in recorder.ready(session) })
+            transport = CallMediaTransport(loop: loop, path: path, negotiated: negotiated, receive: receive,
+                                           configuration: configuration, ourSSRC: 0xC0FFEE,
+                                           ntpClock: NTPClock(monotonicNow: MonotonicTime.now()), handlers: handlers)
+        }
+
+        var srtp: SRTPSession? { recorder.srtp }
+        var failures: [MediaFailure] { recorder.failures }
+        var events: [CallMediaEvent] { recorder.events }
+    }
+
+    /// Offer and answer with placeholder ICE parameters (nothing gathers: the path is UDP).
+    static func negotiate(tamperAnswer: Bool = false) throws -> (offerer: NegotiatedAudio, answerer: NegotiatedAudio) {
+        let configuration = CallMediaTestSupport.configuration(codecs: [.opus])
+        let offerLocal = try CallNegotiation.capabilities(
+            configuration: configuration, ice: ICELocalParameters(ufrag: "offr", pwd: "offererpasswordoffererpw", candidates: []),
+            ssrc: 1, cname: "offerer")
+        let answerLocal = try CallNegotiation.capabilities(
+            configuration: configuration, ice: ICELocalParameters(ufrag: "answ", pwd: "answererpasswordanswerpw", candidates: []),
+            ssrc: 2, cname: "answerer")
+        let offer = CallNegotiation.offer(offerLocal)
+        let (answer, answerer) = try CallNegotiation.answer(to: offer, local: answerLocal)
+        let delivered = tamperAnswer ? CallMediaTestSupport.tamperingFingerprint(answer) : answer
+        return (try CallNegotiation.accept(answer: delivered, toOffer: offer), answerer)
+    }
+
+    static func connect(tamperAnswer: Bool = false) throws -> (End, End, MainLoop) {
+        let loop = MainLoop(name: "udp-path-test")
+        let configuration = CallMediaTestSupport.configuration(codecs: [.opus])
+        let (offered, answered) = try negotiate(tamperAnswer: tamperAnswer)
+        let offerer = try End(loop: loop, negotiated: offered, configuration: configuration)
+        let answerer = try End(loop: loop, negotiated: answered, configuration: configuration)
+        try loop.sync {
+            try offerer.transport.install()
+            try answerer.transport.install()
+        }
+        offerer.path.start(peer: answerer.path.port)
+        answerer.path.start(peer: offerer.path.port)
+        return (offerer, answerer, loop)
+    }
+
+    static func shut(_ ends: End..., loop: MainLoop) {
+        loop.sync { ends.forEach { $0.transport.shutdown() } }
+        loop.stop()
+    }
+
+    @Test func dtlsKeysSRTPAndRTPReachesTheJitterBufferOverUDP() async throws {
+        let (offerer, answerer, loop) = try Self.connect()
+        defer { Self.shut(offerer, answerer, loop: loop) }
+        #expect(await CallMediaTestSupport.wait(timeout: 10) { offerer.srtp != nil && answerer.srtp != nil })
+        #expect(offerer.events.contains { if case .dtlsConnected = $0 { true } else { false } })
+        #expect(offerer.failures.isEmpty && answerer.failures.isEmpty)
+        let sender = try #require(offerer.srtp)
+
+        let payloadType = offerer.negotiated.codec.payloadType
+        for sequence in UInt16(100)..<UInt16(120) {
+            var packet = SRTPSessionTests.rtp(sequence: sequence, ssrc: 0xABCD_0001, payloadLength: 80)
+            packet[1] = payloadType
+            offerer.path.send(try sender.protectRTP(packet))
+        }
+        #expect(await CallMediaTestSupport.wait(timeout: 5) { answerer.receive.snapshot.packetsReceived == 20 })
+        #expect(answerer.receive.snapshot.bytesReceived == 20 * 80)
+        #expect(answerer.events.contains(.firstPacketReceived))
+
+        // Datagrams that are not SRTP from this key (here: plain RTP) are discarded, not played.
+        var plain = SRTPSessionTests.rtp(sequence: 500, ssrc: 0xABCD_0001)
+        plain[1] = payloadType
+        offerer.path.send(plain)
+        #expect(await CallMediaTestSupport.wait(timeout: 5) { answerer.receive.snapshot.packetsDiscarded >= 1 })
+        #expect(answerer.receive.snapshot.packetsReceived == 20)
+    }
+
+    @Test func aTamperedFingerprintFailsWithATypedFailureOverUDP() async throws {
+        let (offerer, answerer, loop) = try Self.connect(tamperAnswer: true)
+        defer { Self.shut(offerer, answerer, loop: loop) }
+        // The offerer checks the answer's fingerprint.
+        #expect(await CallMediaTestSupport.wait(timeout: 10) { !offerer.failures.isEmpty })
+        #expect(offerer.failures == [.dtlsFingerprintMismatch])
+        #expect(offerer.srtp == nil)
+    }
+}
