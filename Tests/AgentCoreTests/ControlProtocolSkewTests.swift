@@ -26,7 +26,7 @@ import WCSSession
                                           stderrPath: h.logPath, environment: Self.environment(claiming: older))
             defer { daemon.kill() }
             try h.waitFor("control socket") { FileManager.default.fileExists(atPath: h.socketPath) }
-            for verb in [["status"], ["calls", "--json"], ["reload"], ["hangup"]] {
+            for verb in [["status"], ["calls", "--json"], ["reload"], ["hangup"], ["events"], ["prompt"]] {
                 let result = try h.cliWithErrors(verb + ["--socket", h.socketPath], environment: Self.environment(claiming: nil))
                 #expect(result.code == ExitCode.protocolMismatch.rawValue, "\(verb): \(result.errors)")
                 #expect(result.output.isEmpty)

@@ -47,6 +47,17 @@ import WCSSession
             try h.waitFor("second connection") { try h.connectionFrames() == 2 && h.status()["state"] == "online" }
             #expect(try h.status()["session_id"]?.stringValue == session)
 
+            // An account setting: reported as a fresh login; a new server session follows.
+            try SystemdNotifyDaemonTests.config(h, logLevel: "debug", answer: "auto", extra: "connect_timeout = 7\napp_key = otherApp")
+                .write(toFile: configPath, atomically: true, encoding: .utf8)
+            let relogin = try h.cliWithErrors(["reload"] + sock)
+            #expect(relogin.code == 0, "\(relogin.errors)")
+            #expect(relogin.output.contains("reloaded: new login for: [server] app_key (reconnected)"), "\(relogin.output)")
+            try h.waitFor("fresh login") {
+                let s = try h.status()
+                return s["state"] == "online" && s["session_id"]?.stringValue != session
+            }
+
             // A broken file: exit 1 with the reason; the daemon keeps running as it was.
             try (SystemdNotifyDaemonTests.config(h) + "\n[audio]\nanswer = sometimes\n").write(toFile: configPath, atomically: true, encoding: .utf8)
             let broken = try h.cliWithErrors(["reload"] + sock)

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import MainLoop
+import Synchronization
 import WCSSession
 
 /// The daemon's control socket: JSON Lines requests and events over a Unix stream socket.
@@ -20,11 +21,14 @@ import WCSSession
 /// connection's `SO_PEERCRED` is checked: root, the daemon's own uid and members of `group` are
 /// allowed; anyone else receives one `permission_denied` line and is disconnected.
 ///
-/// Concurrency: one poll thread does all socket I/O; each request runs the handler in its own
-/// `Task`, so requests (also from one client) run concurrently and responses are sent in order of
-/// completion, each carrying its id. A client that does not read is disconnected once its queue
-/// exceeds `maximumQueuedBytes`, so it never blocks the others. Call `close()` to stop.
-public final class ControlServer: @unchecked Sendable {
+/// Runs on: this facade is called from any thread; all socket I/O happens in `ControlServerCore`
+/// on the shared main loop (GLib unix-fd sources, no thread of its own). Each request runs the
+/// handler in its own `Task`, so requests (also from one client) run concurrently and responses
+/// are sent in order of completion, each carrying its id. A client that does not read is
+/// disconnected once its queue exceeds `maximumQueuedBytes`, so it never blocks the others. When
+/// the process runs out of descriptors the listener pauses (one log line) and existing clients
+/// keep being served. Call `close()` to stop.
+public final class ControlServer: Sendable {
     /// The request handler: runs concurrently, once per request.
     public typealias Handler = @Sendable (ControlRequest) async -> ControlResponse
 
@@ -35,18 +39,10 @@ public final class ControlServer: @unchecked Sendable {
     /// The longest accepted request line.
     public static let maximumLineBytes = 1 << 20
 
-    let handler: Handler
-    let authorizer: PeerAuthorizer
-    let lock = NSLock()
-    let listenFD: Int32
-    let wakeRead: Int32
-    let wakeWrite: Int32
+    private let core: ControlServerCore
+    private let counts = ControlServerCounts()
     private let boundFile: (device: UInt64, inode: UInt64)
-    private let finished = DispatchSemaphore(value: 0)
-    var connections: [Int: ControlConnection] = [:]
-    var nextConnectionID = 1
-    var isClosed = false
-    private var didClose = false
+    private let closed = Mutex(false)
 
     /// Binds `path` and starts serving. Throws `ControlServerError`:
     /// `.alreadyRunning` when another process answers on `path`; a stale socket file is removed.
@@ -63,8 +59,6 @@ public final class ControlServer: @unchecked Sendable {
         }
         self.path = path
         self.maximumQueuedBytes = maximumQueuedBytes
-        self.handler = handler
-        self.authorizer = PeerAuthorizer(ownUID: geteuid(), groupID: groupID)
 
         try UnixStreamSocket.removeStaleSocket(at: path)
         do {
@@ -79,103 +73,45 @@ public final class ControlServer: @unchecked Sendable {
             FileDescriptorIO.close(fd)
             throw ControlServerError.system(error)
         }
-        var pipeFDs: [Int32] = [-1, -1]
-        let pairType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-        guard socketpair(AF_UNIX, pairType, 0, &pipeFDs) == 0 else {
-            let error = SystemCallError.current("create wake-up socket pair")
-            FileDescriptorIO.close(fd)
-            unlink(path)
-            throw ControlServerError.system(error)
-        }
-        listenFD = fd
         boundFile = (UInt64(info.st_dev), UInt64(info.st_ino))
-        wakeRead = pipeFDs[0]
-        wakeWrite = pipeFDs[1]
-
-        let thread = Thread { [self] in
-            self.runLoop()
-            self.finished.signal()
-        }
-        thread.name = "wcs-agent.control"
-        thread.start()
+        let core = ControlServerCore(listenFD: fd, path: path, maximumQueuedBytes: maximumQueuedBytes, handler: handler,
+                                     authorizer: PeerAuthorizer(ownUID: geteuid(), groupID: groupID), counts: counts)
+        self.core = core
+        MainLoop.shared.post { MainLoopActor.assumeIsolated { core.start() } }
         Log.info("control", "listening on \(path)" + (group.map { " (group \($0))" } ?? ""))
     }
 
-    /// Sends `event` as `{"event": ...}` to every subscribed client. Returns how many clients it was
-    /// queued for. Never blocks on a slow client.
+    /// Sends `event` as `{"event": ...}` to every subscribed client. Returns how many subscribers
+    /// it is queued for. Never blocks: the line is handed to the main loop.
     @discardableResult
     public func broadcast(_ event: JSONValue) -> Int {
         let line = ControlWire.encodeEvent(event)
-        lock.lock()
-        var count = 0
-        for connection in connections.values where connection.subscribed && !connection.dropped {
-            enqueue(line, to: connection)
-            count += 1
-        }
-        lock.unlock()
-        wake()
-        return count
+        let core = self.core
+        MainLoop.shared.post { MainLoopActor.assumeIsolated { core.broadcast(line) } }
+        return counts.subscribers
     }
 
     /// Connected clients (authorized ones only).
-    public var clientCount: Int {
-        lock.lock(); defer { lock.unlock() }
-        return connections.count
-    }
+    public var clientCount: Int { counts.clients }
 
     /// Clients that receive events.
-    public var subscriberCount: Int {
-        lock.lock(); defer { lock.unlock() }
-        return connections.values.filter { $0.subscribed && !$0.dropped }.count
-    }
+    public var subscriberCount: Int { counts.subscribers }
 
-    /// Stops serving, disconnects every client and removes the socket file (if it is still ours).
-    /// Idempotent. Handlers still running complete, but their responses are discarded.
+    /// Stops serving: removes the socket file (if it is still ours) at once, then disconnects
+    /// every client and closes the listener on the main loop. Idempotent and never blocks.
+    /// Handlers still running complete, but their responses are discarded.
     public func close() {
-        lock.lock()
-        if didClose {
-            lock.unlock()
-            return
+        let first = closed.withLock { closed in
+            defer { closed = true }
+            return !closed
         }
-        didClose = true
-        isClosed = true
-        lock.unlock()
-        wake()
-        finished.wait()
+        guard first else { return }
         var info = stat()
         if stat(path, &info) == 0, UInt64(info.st_dev) == boundFile.device, UInt64(info.st_ino) == boundFile.inode {
             unlink(path)
         }
+        let core = self.core
+        MainLoop.shared.post { MainLoopActor.assumeIsolated { core.shutDown() } }
         Log.info("control", "closed \(path)")
-    }
-
-    /// Queues a handler's response for its connection (called from handler tasks).
-    func complete(connectionID: Int, requestID: JSONValue, response: ControlResponse) {
-        let line = ControlWire.encodeResponse(id: requestID, response)
-        lock.lock()
-        if let connection = connections[connectionID] {
-            connection.inFlight -= 1
-            enqueue(line, to: connection)
-        }
-        lock.unlock()
-        wake()
-    }
-
-    /// Appends to a connection's queue, dropping the connection when the queue is too long.
-    /// Caller holds `lock`.
-    func enqueue(_ line: Data, to connection: ControlConnection) {
-        guard !connection.dropped else { return }
-        if connection.pendingOutput + line.count > maximumQueuedBytes {
-            connection.dropped = true
-            Log.warning("control", "client \(connection.id) (pid \(connection.peer.pid)) is not reading; disconnecting it")
-            return
-        }
-        connection.output.append(contentsOf: line)
-    }
-
-    /// Wakes the poll thread.
-    func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
     }
 }

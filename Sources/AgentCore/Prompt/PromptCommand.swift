@@ -64,6 +64,7 @@ enum PromptCommand {
         } catch let error as ControlClientError {
             CLI.printError("wcs-agent prompt: \(error)")
             if case .daemonNotRunning = error { return ExitCode.daemonNotRunning.rawValue }
+            if case .protocolMismatch = error { return ExitCode.protocolMismatch.rawValue }
             return ExitCode.failure.rawValue
         } catch {
             CLI.printError("wcs-agent prompt: \(error)")
