@@ -11,7 +11,7 @@ APT_PACKAGES += systemd
 APT_PACKAGES += strace
 SWIFT_FLAGS ?=
 
-.PHONY: deps build release test demo bench mutate clean
+.PHONY: deps build release test demo bench fleet mutate clean
 
 # Installs the Debian packages the build and tests need; does nothing when all are present.
 deps:
@@ -51,3 +51,10 @@ bench: release
 # aimed at it; prints killed/survived with the killing test (see Tests/Mutants/README.md). Long.
 mutate: deps
 	/usr/bin/python3 scripts/mutate.py $(MUTATE_FLAGS)
+
+# A fleet of N agents against one emulator: server restarts, how fast and how gently they come back.
+# FLEET_ARGS passes more options to scripts/fleet.py (e.g. --max-cps 20).
+N ?= 100
+FLEET_ARGS ?=
+fleet: release
+	/usr/bin/python3 scripts/fleet.py .build/release/wcs-agent -n $(N) $(FLEET_ARGS)

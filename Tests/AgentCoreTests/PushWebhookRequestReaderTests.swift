@@ -9,7 +9,7 @@ import Testing
         var reader = PushWebhookRequestReader(secret: secret)
         var progress = PushWebhookRequestReader.Progress.needMore
         let bytes = Array(text.utf8)
-        for chunk in bytewise ? bytes.map { [$0] } : [bytes] {
+        for chunk in bytewise ? bytes.map({ [$0] }) : [bytes] {
             progress = reader.append(chunk)
             if progress != .needMore { break }
         }

@@ -403,6 +403,53 @@ class Checks:
         await again.expect("fail")
         await again.wait_closed()
 
+    async def attempt_log(self):
+        restart = await self.emu.apost("/restart")
+        client, login, data = await self.registered_client()
+        resumer = await connect(self.emu.url)
+        await resumer.resume(data["authToken"])
+        await resumer.expect("getUserData")
+        await resumer.close()
+        await client.close()
+        await self.emu.apost("/restart")
+        refused = await connect(self.emu.url)
+        await refused.resume(data["authToken"])
+        await refused.expect("fail")
+        await refused.wait_closed()
+        log = await self.emu.aget(f"/attempts?since={restart['time']}")
+        mine = [a for a in log["attempts"] if a["login"] == login]
+        assert [a["kind"] for a in mine] == ["login", "resume", "token_refused"], log
+        assert log["per_login"][login] == 3 and log["refused"] == 0, log
+        assert log["peak_per_second"] >= 1 and log["total"] == len(log["attempts"]), log
+        assert (await asyncio.to_thread(self.emu.request, "GET", "/attempts?since=x"))[0] == 400
+
+    async def admission_limit(self):
+        assert (await asyncio.to_thread(self.emu.request, "POST", "/config",
+                                        {"max_connections_per_second": -1}))[0] == 400
+        await self.emu.apost("/config", {"max_connections_per_second": 2})
+        try:
+            await asyncio.sleep(1.1)  # sockets of earlier checks no longer count
+            logins = [self.user() for _ in range(3)]
+            clients = [await connect(self.emu.url) for _ in logins]
+            for client, (login, password) in zip(clients, logins):
+                await client.send("connection", {"sipLogin": login, "sipPassword": password,
+                                                 "sipRegisterRequired": True, "keepAlive": True})
+            await clients[0].expect("registered")
+            await clients[1].expect("registered")
+            assert await clients[2].wait_closed() == 1013, clients[2].close_code
+            log = await self.emu.aget("/attempts")
+            refused = [a for a in log["attempts"] if not a["admitted"]]
+            assert [a["login"] for a in refused] == [logins[2][0]], refused
+            assert not await self.emu.aget(f"/sessions?login={logins[2][0]}")
+            await asyncio.sleep(1.1)  # the window has passed: admitted again
+            again = await connect(self.emu.url)
+            await again.login(*logins[2])
+            await again.expect("registered")
+            for client in (clients[0], clients[1], again):
+                await client.close()
+        finally:
+            await self.emu.apost("/config", {"max_connections_per_second": 0})
+
 
 async def tls_mode(runner: Runner) -> None:
     """A second emulator with --tls-cert: wss works with the certificate as trust anchor."""

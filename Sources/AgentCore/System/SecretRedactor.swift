@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Masks registered secrets (SIP password, auth token) in text: the second line of defence behind
 /// "never log secrets". `AgentLogger` applies it to every line.
@@ -37,24 +38,21 @@ public enum SecretRedactor {
     }
 }
 
-private final class SecretStore: @unchecked Sendable {
-    private let lock = NSLock()
-    private var secrets: [String] = []  // sorted longest first
+/// The registered secrets, read by every log line on any thread.
+private final class SecretStore: Sendable {
+    private let secrets = Mutex<[String]>([])  // sorted longest first
 
     func add(_ secret: String) {
-        lock.lock(); defer { lock.unlock() }
-        guard !secrets.contains(secret) else { return }
-        secrets.append(secret)
-        secrets.sort { $0.count > $1.count }
+        secrets.withLock { secrets in
+            guard !secrets.contains(secret) else { return }
+            secrets.append(secret)
+            secrets.sort { $0.count > $1.count }
+        }
     }
 
     func remove(_ secret: String) {
-        lock.lock(); defer { lock.unlock() }
-        secrets.removeAll { $0 == secret }
+        secrets.withLock { $0.removeAll { $0 == secret } }
     }
 
-    func snapshot() -> [String] {
-        lock.lock(); defer { lock.unlock() }
-        return secrets
-    }
+    func snapshot() -> [String] { secrets.withLock { $0 } }
 }

@@ -32,7 +32,7 @@ public enum SignalHandling {
 }
 
 /// Keeps the dispatch sources alive until the stream ends.
-private final class SourceHolder: @unchecked Sendable {
+private final class SourceHolder: @unchecked Sendable { // @unchecked: Dispatch signal sources (thread-safe) are not marked Sendable on Linux
     private let sources: [any DispatchSourceSignal]
 
     init(_ sources: [any DispatchSourceSignal]) { self.sources = sources }

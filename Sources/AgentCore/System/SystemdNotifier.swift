@@ -3,20 +3,20 @@ import Foundation
 import Glibc
 #endif
 import MainLoop
+import Synchronization
 
 /// Sends `sd_notify(3)` messages (readiness, status, watchdog) to systemd.
 ///
 /// Configured from `NOTIFY_SOCKET` (a path, or `@name` for the abstract namespace) and
 /// `WATCHDOG_USEC`/`WATCHDOG_PID`. Without `NOTIFY_SOCKET` every call is a no-op, so the daemon can
 /// call it unconditionally. Thread-safe: each message is one datagram on a fresh socket.
-public final class SystemdNotifier: @unchecked Sendable {
+public final class SystemdNotifier: Sendable {
     /// The notification socket (`NOTIFY_SOCKET`), or `nil` when not under a `Type=notify` unit.
     public let socketPath: String?
     /// How often to call `watchdog()`: half of `WATCHDOG_USEC`, in seconds; `nil` when no watchdog
     /// is configured for this process.
     public let watchdogInterval: Double?
-    private let lock = NSLock()
-    private var sentStatus: String?
+    private let sentStatus = Mutex<String?>(nil)
 
     /// Reads the systemd variables from `environment`.
     public init(environment: [String: String]) {
@@ -44,7 +44,7 @@ public final class SystemdNotifier: @unchecked Sendable {
     public func notify(_ state: String) -> Bool {
         for line in state.split(separator: "\n") where line.hasPrefix("STATUS=") {
             let text = String(line.dropFirst("STATUS=".count))
-            lock.withLock { sentStatus = text }
+            sentStatus.withLock { $0 = text }
         }
         guard let socketPath else { return false }
         let address: UnixSocketAddress
@@ -96,7 +96,7 @@ public final class SystemdNotifier: @unchecked Sendable {
     }
 
     /// The last `STATUS=` text sent (also recorded when notifications are disabled).
-    public var lastStatus: String? { lock.withLock { sentStatus } }
+    public var lastStatus: String? { sentStatus.withLock { $0 } }
 
     /// `WATCHDOG=1`: call every `watchdogInterval` seconds while healthy.
     public func watchdog() {

@@ -1,5 +1,6 @@
 import Foundation
 import MainLoop
+import Synchronization
 
 /// Sends systemd's `WATCHDOG=1` only while the daemon is really alive.
 ///
@@ -9,15 +10,13 @@ import MainLoop
 /// blocked agent actor or a starved Swift task pool (the probe never completes) all stop the
 /// pings, and systemd restarts the service after `WatchdogSec`. At most one probe is in flight:
 /// ticks that find the previous probe still waiting are skipped instead of piling up.
-public final class WatchdogPinger: @unchecked Sendable {
+public final class WatchdogPinger: Sendable {
     /// Seconds between pings (half of `WATCHDOG_USEC` under systemd).
     public let interval: Double
     private let send: @Sendable () -> Void
     private let probe: @Sendable () async -> Void
-    private let lock = NSLock()
-    private var timer: LoopTimer?
-    private var probeInFlight = false
-    private var stopped = false
+    /// Written by `init`/`stop` (any thread) and by ticks (loop thread) and probes (a task).
+    private let state = Mutex((timer: LoopTimer?.none, probeInFlight: false, stopped: false))
 
     /// Starts pinging through `notifier` at its `watchdogInterval`; returns `nil` when systemd
     /// configured no watchdog for this process.
@@ -34,33 +33,33 @@ public final class WatchdogPinger: @unchecked Sendable {
         self.probe = probe
         self.send = send
         let timer = loop.schedule(after: interval, repeating: true) { [weak self] in self?.tick() }
-        lock.withLock { self.timer = timer }
+        state.withLock { $0.timer = timer }
     }
 
-    deinit { timer?.cancel() }
+    deinit { state.withLock { $0.timer }?.cancel() }
 
     /// Stops the pings (at shutdown, before `STOPPING=1`).
     public func stop() {
-        let timer = lock.withLock { () -> LoopTimer? in
-            stopped = true
-            return self.timer
+        let timer = state.withLock { state -> LoopTimer? in
+            state.stopped = true
+            return state.timer
         }
         timer?.cancel()
     }
 
     /// Runs on the main loop thread.
     private func tick() {
-        let start = lock.withLock { () -> Bool in
-            guard !stopped, !probeInFlight else { return false }
-            probeInFlight = true
+        let start = state.withLock { state -> Bool in
+            guard !state.stopped, !state.probeInFlight else { return false }
+            state.probeInFlight = true
             return true
         }
         guard start else { return }
         Task { [self] in
             await probe()
-            let alive = lock.withLock { () -> Bool in
-                probeInFlight = false
-                return !stopped
+            let alive = state.withLock { state -> Bool in
+                state.probeInFlight = false
+                return !state.stopped
             }
             if alive { send() }
         }

@@ -2,9 +2,10 @@ import CSSL
 import CWebSockets // ERR_clear_error arrives through libwebsockets.h's OpenSSL includes
 import Foundation
 import MainLoop
+import Synchronization
 
 /// An OpenSSL `SSL_CTX*` that may cross threads (SSL_CTX is thread-safe once configured).
-struct SSLContextHandle: @unchecked Sendable {
+struct SSLContextHandle: @unchecked Sendable { // @unchecked: a raw SSL_CTX*, immutable once built
     let pointer: OpaquePointer
 }
 
@@ -15,40 +16,41 @@ struct SSLContextHandle: @unchecked Sendable {
 /// thread, and with it every other connection and libnice. So the SSL_CTX is built here,
 /// off the loop, and handed to lws as `provided_client_ssl_ctx`. The contexts live for the
 /// whole process and are shared by every loop.
-final class ClientTLSContexts: @unchecked Sendable {
+final class ClientTLSContexts: Sendable {
     static let shared = ClientTLSContexts()
 
     typealias Completion = @Sendable (Result<SSLContextHandle, WebSocketError>) -> Void
 
-    private let lock = NSLock()
-    private var ready: [TLSTrust: SSLContextHandle] = [:]
-    private var waiting: [TLSTrust: [Completion]] = [:]
+    /// Built contexts and the completions waiting for one being built (any thread).
+    private let state = Mutex((ready: [TLSTrust: SSLContextHandle](), waiting: [TLSTrust: [Completion]]()))
     private let queue = DispatchQueue(label: "wcs.transport.tls-setup", attributes: .concurrent)
 
     /// The context for `trust` if it is already built.
     func cached(_ trust: TLSTrust) -> SSLContextHandle? {
-        lock.lock(); defer { lock.unlock() }
-        return ready[trust]
+        state.withLock { $0.ready[trust] }
     }
 
     /// Builds (once) the context for `trust` in the background; `completion` runs on a
     /// background thread, or inline when the context is already built.
     func obtain(_ trust: TLSTrust, completion: @escaping Completion) {
-        lock.lock()
-        if let handle = ready[trust] {
-            lock.unlock()
-            return completion(.success(handle))
+        enum Next { case ready(SSLContextHandle), build, wait }
+        let next = state.withLock { state -> Next in
+            if let handle = state.ready[trust] { return .ready(handle) }
+            let first = state.waiting[trust] == nil
+            state.waiting[trust, default: []].append(completion)
+            return first ? .build : .wait
         }
-        let first = waiting[trust] == nil
-        waiting[trust, default: []].append(completion)
-        lock.unlock()
-        guard first else { return }
+        switch next {
+        case .ready(let handle): return completion(.success(handle))
+        case .wait: return
+        case .build: break
+        }
         queue.async { [self] in
             let result = Self.build(trust)
-            lock.lock()
-            if case .success(let handle) = result { ready[trust] = handle }
-            let completions = waiting.removeValue(forKey: trust) ?? []
-            lock.unlock()
+            let completions = state.withLock { state in
+                if case .success(let handle) = result { state.ready[trust] = handle }
+                return state.waiting.removeValue(forKey: trust) ?? []
+            }
             completions.forEach { $0(result) }
         }
     }

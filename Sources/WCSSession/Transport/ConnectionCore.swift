@@ -1,6 +1,7 @@
 import CWebSockets
 import Foundation
 import MainLoop
+import Synchronization
 
 /// The loop-side state machine of one WebSocket client connection.
 ///
@@ -8,7 +9,7 @@ import MainLoop
 /// of them inside lws callbacks. While lws knows a wsi of this connection, the core holds a
 /// retain on itself (released on WSI_DESTROY), so dropping the public handle never leaves lws
 /// with a dangling user-data pointer.
-final class ConnectionCore: @unchecked Sendable {
+final class ConnectionCore: @unchecked Sendable { // @unchecked: owns a wsi; the state below the start fields is loop-confined
     private enum Phase {
         case idle, preparingTLS, resolving, connecting, open, closing, finished
     }
@@ -17,10 +18,8 @@ final class ConnectionCore: @unchecked Sendable {
     let loop: MainLoop
     let requests = ConnectionRequests()
     private let continuation: AsyncStream<WebSocketEvent>.Continuation
-    private let startLock = NSLock()
-    private var startRequested = false
-    private var connectCalledAt: DispatchTime?
-    private var connectToOpen: Double?
+    /// `connect()` bookkeeping, touched from the caller's thread and the loop.
+    private let startRecord = Mutex((requested: false, calledAt: DispatchTime?.none, toOpen: Double?.none))
 
     // Loop-confined state.
     private var phase = Phase.idle
@@ -55,18 +54,17 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// Milliseconds from `connect()` to the upgrade completing on the loop (for benchmarks).
     var connectToOpenMilliseconds: Double? {
-        startLock.lock(); defer { startLock.unlock() }
-        return connectToOpen
+        startRecord.withLock { $0.toOpen }
     }
 
     // MARK: - Requests from any thread
 
     func connect() {
-        startLock.lock()
-        let first = !startRequested
-        startRequested = true
-        if first { connectCalledAt = DispatchTime.now() }
-        startLock.unlock()
+        let first = startRecord.withLock { start in
+            defer { start.requested = true }
+            if !start.requested { start.calledAt = DispatchTime.now() }
+            return !start.requested
+        }
         guard first else {
             Log.warning("transport", "connect() called more than once; ignored")
             return
@@ -358,9 +356,9 @@ final class ConnectionCore: @unchecked Sendable {
         connectTimer?.cancel()
         connectTimer = nil
         let now = DispatchTime.now().uptimeNanoseconds
-        startLock.lock()
-        if let connectCalledAt { connectToOpen = Double(now - connectCalledAt.uptimeNanoseconds) / 1e6 }
-        startLock.unlock()
+        startRecord.withLock { start in
+            if let calledAt = start.calledAt { start.toOpen = Double(now - calledAt.uptimeNanoseconds) / 1e6 }
+        }
         let milliseconds = Double(now - startedAt.uptimeNanoseconds) / 1e6
         Log.debug("transport", "WebSocket to \(endpoint?.displayName ?? "?") open after \(Self.format(milliseconds)) ms")
         continuation.yield(.opened)

@@ -1,6 +1,7 @@
 import CWebSockets
 import Foundation
 import MainLoop
+import Synchronization
 
 /// The TLS trust settings a client TLS configuration is built with (one per distinct value).
 struct TLSTrust: Hashable, Sendable {
@@ -28,7 +29,7 @@ struct TLSTrust: Hashable, Sendable {
 ///
 /// Created, used and destroyed on the loop thread only; other threads may only call
 /// `cancelService()`. The context and its vhosts are cached until the loop stops.
-final class LWSClientContext: @unchecked Sendable {
+final class LWSClientContext: @unchecked Sendable { // @unchecked: wraps lws_context*/vhost*; state below is loop-confined
     /// The lws_context*; nil once destroyed.
     private(set) var handle: OpaquePointer?
     /// The vhost of ws:// connections (created with the context, no TLS).
@@ -37,9 +38,9 @@ final class LWSClientContext: @unchecked Sendable {
     private var tlsVhosts: [TLSTrust: OpaquePointer] = [:]
     /// Live connections, for the broadcast EVENT_WAIT_CANCELLED (loop-confined).
     private var connections: [ObjectIdentifier: ConnectionCore] = [:]
-    /// Guards `handle` for `cancelService()` against destruction.
-    private let lock = NSLock()
-    private var destroyed = false
+    /// The address of the handle `cancelService()` may use from other threads (kept as an
+    /// integer, which is Sendable); 0 before creation and once destruction began.
+    private let cancellable = Mutex<Int>(0)
 
     // lws keeps pointers to these for the context's lifetime.
     private let protocols: UnsafeMutablePointer<lws_protocols>
@@ -101,6 +102,7 @@ final class LWSClientContext: @unchecked Sendable {
             throw WebSocketError(kind: .other, message: "could not create the libwebsockets client context (see the lws log)")
         }
         box.handle = handle
+        box.cancellable.withLock { $0 = Int(bitPattern: UnsafeRawPointer(handle)) }
         box.plainVhost = lws_get_vhost_by_name(handle, "default")
         Log.debug("transport", "lws context created in \(formatMilliseconds(since: started)) ms")
         return box
@@ -161,19 +163,16 @@ final class LWSClientContext: @unchecked Sendable {
 
     /// Wakes the loop thread's lws service (the only lws call allowed off the loop thread).
     func cancelService() {
-        lock.lock(); defer { lock.unlock() }
-        guard !destroyed, let handle else { return }
-        lws_cancel_service(handle)
+        cancellable.withLock { address in
+            if let handle = OpaquePointer(bitPattern: address) { lws_cancel_service(handle) }
+        }
     }
 
     // MARK: - Teardown (loop thread)
 
     /// Closes every connection and frees the context (the loop is stopping).
     func destroy() {
-        lock.lock()
-        destroyed = true
-        let handle = self.handle
-        lock.unlock()
+        cancellable.withLock { $0 = 0 }
         guard let handle else { return }
         lws_context_destroy(handle)
         self.handle = nil
@@ -187,30 +186,24 @@ final class LWSClientContext: @unchecked Sendable {
 }
 
 /// The context of every loop that has one. A loop's context is destroyed by its stop handler.
-final class LWSContextCache: @unchecked Sendable {
+final class LWSContextCache: Sendable {
     static let shared = LWSContextCache()
 
-    private let lock = NSLock()
-    private var contexts: [ObjectIdentifier: LWSClientContext] = [:]
+    private let contexts = Mutex<[ObjectIdentifier: LWSClientContext]>([:])
 
     func context(loop: MainLoop) -> LWSClientContext? {
-        lock.lock(); defer { lock.unlock() }
-        return contexts[ObjectIdentifier(loop)]
+        contexts.withLock { $0[ObjectIdentifier(loop)] }
     }
 
     /// Caches `context` until `loop` stops; false if the loop is already stopping.
     func insert(_ context: LWSClientContext, loop: MainLoop) -> Bool {
         let loopID = ObjectIdentifier(loop)
         let registered = loop.addStopHandler { [self] in
-            lock.lock()
-            let doomed = contexts.removeValue(forKey: loopID)
-            lock.unlock()
+            let doomed = contexts.withLock { $0.removeValue(forKey: loopID) }
             doomed?.destroy()
         }
         guard registered else { return false }
-        lock.lock()
-        contexts[loopID] = context
-        lock.unlock()
+        contexts.withLock { $0[loopID] = context }
         return true
     }
 }

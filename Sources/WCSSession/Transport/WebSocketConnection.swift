@@ -8,7 +8,7 @@ import MainLoop
 ///
 /// Lifetime: the connection stays up until either side closes it, even if this object is
 /// released; cancelling the task that iterates `events` closes it with 1001.
-public final class WebSocketConnection: @unchecked Sendable {
+public final class WebSocketConnection: Sendable {
     /// Everything that happens, in order; exactly one terminal event (`.closed` or `.failed`),
     /// then the stream finishes.
     public let events: AsyncStream<WebSocketEvent>

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 import urllib.parse
 from typing import Any, Awaitable, Callable, Dict, List, Tuple
 
@@ -75,6 +76,7 @@ class ControlApi:
             ("POST", "/send"): self.send,
             ("POST", "/callee"): self.callee,
             ("POST", "/restart"): self.restart,
+            ("GET", "/attempts"): self.attempts,
         }
 
     # -- HTTP plumbing ---------------------------------------------------------------------------
@@ -334,5 +336,16 @@ class ControlApi:
 
     async def restart(self, body, query):
         abort = _flag(body, "abort", False)
+        moment = time.time()
         await self.emu.restart(abort=abort)
-        return {"restarted": True}
+        return {"restarted": True, "time": moment}
+
+    async def attempts(self, body, query):
+        try:
+            since = float(query.get("since", 0))
+        except ValueError:
+            raise ApiError(400, "'since' must be a number (epoch seconds)") from None
+        view = self.emu.admission.view(since)
+        if query.get("log") == "0":
+            del view["attempts"]
+        return view

@@ -6,6 +6,7 @@ import logging
 import time
 from typing import Any, Dict, Optional
 
+from .admission import Admission
 from .calls import CallManager
 from .connection import ClientConnection
 from .frames import redact
@@ -32,6 +33,7 @@ class Emulator:
         self.sessions = SessionManager(self)
         self.calls = CallManager(self)
         self.push = PushSender(self)
+        self.admission = Admission(self)
         self.engine = create_engine(settings, self.calls.on_media_failure)
         self.connections: set = set()
         self.frames: collections.deque = collections.deque(maxlen=FRAME_LOG_SIZE)
@@ -47,6 +49,9 @@ class Emulator:
     async def handle_socket(self, websocket) -> None:
         """websockets.serve handler: one client connection."""
         conn = ClientConnection(self, websocket)
+        if not self.admission.on_open(conn):
+            await self.admission.refuse(conn)
+            return
         self.connections.add(conn)
         try:
             await conn.run()
@@ -56,7 +61,9 @@ class Emulator:
     async def dispatch(self, conn: ClientConnection, name: str, arg: Any) -> None:
         """Routes one decoded client message (ping/pong are handled by the connection)."""
         if name == "connection":
+            self.admission.on_connection(conn, arg)
             await self.sessions.on_connection(conn, arg)
+            self.admission.after_connection(conn)
             return
         if conn.session is None:
             log.warning("%r %s before 'connection' ignored", conn, name)

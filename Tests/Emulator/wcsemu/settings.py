@@ -33,6 +33,7 @@ class Settings:
     media_source: str = "tone:440"
     record_dir: Optional[str] = None
     ice_timeout: float = 15.0
+    max_connections_per_second: int = 0
     verbose: bool = False
 
     def public_view(self) -> Dict[str, Any]:
@@ -77,6 +78,12 @@ def _positive(value: Any) -> float:
 def _count(value: Any) -> int:
     if isinstance(value, bool) or int(value) != float(value) or int(value) < 1:
         raise ValueError("must be an integer >= 1")
+    return int(value)
+
+
+def _rate(value: Any) -> int:
+    if isinstance(value, bool) or int(value) != float(value) or int(value) < 0:
+        raise ValueError("must be an integer >= 0 (0 = no limit)")
     return int(value)
 
 
@@ -127,6 +134,7 @@ RUNTIME_FIELDS: Dict[str, Callable[[Any], Any]] = {
     "push_command": _optional_text,
     "media_source": _media_source,
     "ice_timeout": _positive,
+    "max_connections_per_second": _rate,
 }
 
 
@@ -208,6 +216,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where received audio is recorded as <callId>.wav (default: a temp dir)")
     p.add_argument("--ice-timeout", type=_arg(_positive), default=15.0, metavar="SECONDS",
                    help="a WebRTC leg not connected this long after the SDP exchange fails (default 15)")
+    p.add_argument("--max-connections-per-second", type=_arg(_rate), default=0, metavar="N",
+                   help="admit at most N new WebSockets per second; more are closed with 1013 (default 0 = no limit)")
     p.add_argument("-v", "--verbose", action="store_true", help="log every frame")
     return p
 
@@ -232,4 +242,4 @@ def parse_settings(argv) -> Settings:
         push_url=args.push_url, push_command=args.push_command,
         tls_cert=args.tls_cert, tls_key=args.tls_key, media=args.media,
         media_source=args.media_source, record_dir=args.record_dir, ice_timeout=args.ice_timeout,
-        verbose=args.verbose)
+        max_connections_per_second=args.max_connections_per_second, verbose=args.verbose)
