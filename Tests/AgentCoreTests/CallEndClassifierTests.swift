@@ -5,7 +5,7 @@ import WCSSession
 
 /// The mapping from what the agent saw to a call record's end result.
 @Suite struct CallEndClassifierTests {
-    func facts(_ direction: ManagedCall.Direction = .incoming, _ status: CallStatus = .finish, info: String? = "Normal call clearing",
+    func facts(_ direction: CallEntry.Direction = .incoming, _ status: CallStatus = .finish, info: String? = "Normal call clearing",
                answered: Bool = false, ring: Double = 3, _ adjust: (inout CallEndFacts) -> Void = { _ in }) -> CallEndResult {
         var f = CallEndFacts(direction: direction, status: status, info: info, answered: answered)
         f.ringSeconds = ring

@@ -103,13 +103,17 @@ public struct EmulatorControl: Sendable {
 
     // MARK: - SIP side
 
-    /// `POST /ring`: an INVITE from `caller` to `login`.
+    /// `POST /ring`: an INVITE from `caller` to `login`. `offer` spoils the offer (none, null,
+    /// object, non_utf8, deep); `noFinish` makes the emulator never send `finish` for the call.
     @discardableResult
     public func ring(login: String, caller: String = "1000", displayName: String? = nil,
-                     source: String? = nil, ringTimeout: Double? = nil, fault: String? = nil) throws -> EmulatorRing
+                     source: String? = nil, ringTimeout: Double? = nil, fault: String? = nil,
+                     offer: String? = nil, noFinish: Bool = false) throws -> EmulatorRing
     {
         var body: [String: EmulatorJSON] = ["login": .string(login), "caller": .string(caller)]
         if let fault { body["fault"] = .string(fault) }
+        if let offer { body["offer"] = .string(offer) }
+        if noFinish { body["no_finish"] = .bool(true) }
         if let displayName { body["display_name"] = .string(displayName) }
         if let source { body["source"] = .string(source) }
         if let ringTimeout { body["ring_timeout"] = .number(ringTimeout) }

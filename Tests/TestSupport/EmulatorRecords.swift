@@ -58,6 +58,12 @@ public struct EmulatorCall: Decodable, Sendable, Equatable {
     public let answerSdp: String?
     /// Media statistics from the emulator's media engine (nil fields when not applicable).
     public let media: EmulatorMediaStats?
+    /// How the offer was spoiled (`POST /ring {"offer"}`): none, null, object, non_utf8, deep.
+    public let offerFault: String?
+    /// True if the emulator never sends `finish` for this call (`POST /ring {"no_finish"}`).
+    public let noFinish: Bool?
+    /// Client `hangup` frames received for this call.
+    public let hangups: Int?
 }
 
 /// Per-call media statistics of the emulator's WebRTC leg (`--media aiortc`).

@@ -44,7 +44,13 @@ final class SessionEventRecorder: @unchecked Sendable {
 
 extension SessionEvent {
     var incomingCall: CallInfo? {
-        if case .incomingCall(let c, _) = self { return c }
+        if case .incomingCall(let c, _, _) = self { return c }
+        return nil
+    }
+
+    /// The SDP offer an `.incomingCall` carried (nil for other events or a call without one).
+    var incomingOffer: String? {
+        if case .incomingCall(_, let offer, _) = self { return offer }
         return nil
     }
 

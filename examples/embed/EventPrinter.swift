@@ -8,11 +8,11 @@ enum EventPrinter {
             "state \(state.rawValue)"
         case .registrationFailed(let status, let info):
             "registration failed: \(status ?? "?") \(info ?? "")"
-        case .incomingCall(let call, let replayed):
+        case .incomingCall(let call, let offer, let replayed):
             "incoming call \(call.callId) from \(call.caller ?? "?")\(call.visibleName.map { " (\($0))" } ?? "")"
-                + (replayed ? " [ringing since before the resume]" : "")
+                + (offer == nil ? " [no SDP offer]" : "") + (replayed ? " [ringing since before the resume]" : "")
         case .remoteSDP(let callId, _):
-            "call \(callId): SDP answer received"
+            "call \(callId): SDP received"
         case .callStatus(let call):
             "call \(call.callId) \(call.status.wire)\(call.info.map { ": \($0)" } ?? "")"
         case .transfer(let callId, let status, let info):

@@ -37,22 +37,24 @@ enum StatusFormatter {
         }
     }
 
+    /// One line for an event, decoded as `AgentEvent` (unknown types print their fields).
     static func event(_ e: JSONValue) -> String {
-        let time = e["time"]?.stringValue.map { String($0.dropFirst(11).prefix(12)) } ?? ""
-        let type = e["type"]?.stringValue ?? "?"
-        var detail: String
-        switch type {
-        case "incoming_call": detail = "\(e["call_id"]?.stringValue ?? "?") from \(party(e))\(e["replayed"]?.boolValue == true ? " (after resume)" : "")"
-        case "call_status": detail = "\(e["call_id"]?.stringValue ?? "?") \(e["status"]?.stringValue ?? "")\(e["info"]?.stringValue.map { " (\($0))" } ?? "")"
-        case "state", "session_state": detail = e["state"]?.stringValue ?? ""
-        case "disconnected": detail = e["reason"]?.stringValue ?? ""
+        let timed = TimedAgentEvent(json: e) ?? TimedAgentEvent(.other(type: "?", fields: e.objectValue ?? [:]),
+                                                              time: e["time"]?.stringValue ?? "")
+        let time = String(timed.time.dropFirst(11).prefix(12))
+        let detail: String
+        switch timed.event {
+        case .incomingCall(let call, let replayed, _):
+            detail = "\(call.callId) from \(party(.object(call.fields)))\(replayed ? " (after resume)" : "")"
+        case .callStatus(let call): detail = "\(call.callId) \(call.status)\(call.info.map { " (\($0))" } ?? "")"
+        case .state(let state, _, _), .sessionState(let state): detail = state
+        case .disconnected(let reason): detail = reason
         default:
-            var o = e.objectValue ?? [:]
+            var o = timed.event.fields
             o["time"] = nil
-            o["type"] = nil
             detail = o.isEmpty ? "" : JSONValue.object(o).serialized()
         }
-        return "\(time) \(type) \(detail)"
+        return "\(time) \(timed.event.type) \(detail)"
     }
 
     static func party(_ call: JSONValue) -> String {

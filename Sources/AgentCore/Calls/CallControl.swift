@@ -16,14 +16,14 @@ public enum DTMFMethod: String, Sendable {
 extension CallManager {
     /// Puts a talking call on hold (`callId`, or the oldest talking one).
     func hold(_ callId: String?) async throws(AgentError) -> String {
-        let id = try pick(callId, "hold") { $0.status == .established }
+        let id = try pick(callId, "hold") { $0.state == .established }
         do { try await session.hold(callId: id) } catch { throw AgentError("\(error)") }
         return id
     }
 
     /// Takes a held call off hold (`callId`, or the oldest held one).
     func resume(_ callId: String?) async throws(AgentError) -> String {
-        let id = try pick(callId, "resume") { $0.status == .hold }
+        let id = try pick(callId, "resume") { $0.state == .held }
         await holdOthers(except: id)
         do { try await session.unhold(callId: id) } catch { throw AgentError("\(error)") }
         return id
@@ -32,11 +32,11 @@ extension CallManager {
     /// Mutes or unmutes our audio of a call (silence is sent instead of the source).
     func setMuted(_ muted: Bool, _ callId: String?) throws(AgentError) -> String {
         let verb = muted ? "mute" : "unmute"
-        let id = try pick(callId, verb) { $0.media != nil && !$0.status.isTerminal }
+        let id = try pick(callId, verb) { $0.media != nil && $0.state.isLive }
         guard let call = calls[id], let media = call.media else { throw AgentError("call \(id) has no audio") }
         media.isMuted = muted
         Log.info("calls", "call \(id) \(muted ? "muted" : "unmuted")")
-        publish("call_control", controlFields(call, action: muted ? "muted" : "unmuted"))
+        publish(.callControl(controlChange(call, id: id, action: muted ? "muted" : "unmuted")))
         return id
     }
 
@@ -47,7 +47,7 @@ extension CallManager {
         guard !digits.isEmpty, digits.allSatisfy(allowed.contains) else {
             throw AgentError("invalid DTMF digits \"\(digits)\": use 0-9, *, #, A-D")
         }
-        let id = try pick(callId, "send DTMF on") { $0.status == .established || $0.status == .hold }
+        let id = try pick(callId, "send DTMF on") { $0.state.isTalking }
         var via = "server_info"
         if method == .rfc2833 {
             via = "in_band"
@@ -66,7 +66,10 @@ extension CallManager {
                 throw AgentError("\(error)")
             }
         }
-        publish("call_control", controlFields(calls[id], id: id, action: "dtmf", extra: ["digits": .string(digits), "via": .string(via)]))
+        var change = controlChange(calls[id], id: id, action: "dtmf")
+        change.digits = digits
+        change.via = via
+        publish(.callControl(change))
         return ["call_id": .string(id), "digits": .string(digits), "via": .string(via)]
     }
 
@@ -74,10 +77,10 @@ extension CallManager {
     /// transfers it to `target`. Progress arrives as `transfer` events.
     func transfer(to target: String, _ callId: String?) async throws(AgentError) -> String {
         guard !target.isEmpty else { throw AgentError("transfer needs a target") }
-        let id = try pick(callId, "transfer") { $0.status == .established || $0.status == .hold }
+        let id = try pick(callId, "transfer") { $0.state.isTalking }
         do {
-            if calls[id]?.status != .hold { try await session.hold(callId: id, forTransfer: true) }
-            for _ in 0..<50 where calls[id]?.status != .hold {
+            if calls[id]?.state != .held { try await session.hold(callId: id, forTransfer: true) }
+            for _ in 0..<50 where calls[id]?.state != .held {
                 try? await Task.sleep(for: .milliseconds(100))
             }
             guard calls[id] != nil else { throw AgentError("call \(id) ended before the transfer") }
@@ -88,13 +91,15 @@ extension CallManager {
             throw AgentError("\(error)")
         }
         Log.info("calls", "call \(id): transfer to \(target) requested")
-        publish("call_control", controlFields(calls[id], id: id, action: "transfer", extra: ["target": .string(target)]))
+        var change = controlChange(calls[id], id: id, action: "transfer")
+        change.target = target
+        publish(.callControl(change))
         return id
     }
 
     /// Holds every talking call but `callId` (answering or resuming one call holds the others).
     func holdOthers(except callId: String) async {
-        for other in calls.values where other.callId != callId && other.status == .established {
+        for other in calls.values where other.callId != callId && other.state == .established {
             do {
                 try await session.hold(callId: other.callId)
                 Log.info("calls", "call \(other.callId) put on hold for call \(callId)")
@@ -104,13 +109,9 @@ extension CallManager {
         }
     }
 
-    /// Fields of a `call_control` event: the call's id, the action, and its mute and hold state.
-    func controlFields(_ call: ManagedCall?, id: String? = nil, action: String, extra: [String: JSONValue] = [:]) -> [String: JSONValue] {
-        var o = extra
-        o["call_id"] = .string(call?.callId ?? id ?? "?")
-        o["action"] = .string(action)
-        o["held"] = .bool(call?.held ?? false)
-        o["muted"] = .bool(call?.media?.isMuted ?? false)
-        return o
+    /// A `call_control` event: the call's id, the action, and its mute and hold state.
+    func controlChange(_ call: CallEntry?, id: String, action: String) -> CallControlChange {
+        CallControlChange(callId: call?.callId ?? id, action: action, held: call?.state == .held,
+                          muted: call?.media?.isMuted ?? false)
     }
 }

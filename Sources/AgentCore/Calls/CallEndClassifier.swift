@@ -3,7 +3,7 @@ import WCSSession
 
 /// What the agent saw of a call when it ended: the input of `CallEndClassifier`.
 struct CallEndFacts: Sendable {
-    var direction: ManagedCall.Direction
+    var direction: CallEntry.Direction
     /// The final status from the server (FINISH, BUSY, FAILED).
     var status: CallStatus
     /// The server's info string of the final status.

@@ -2,9 +2,11 @@ import Foundation
 import MainLoop
 import WCSSession
 
-/// The daemon's brain: holds one WCS session, keeps its token, resumes by token after any loss
-/// (exponential backoff with jitter, never two connections at once), sleeps on request and wakes
-/// on `reconnect` or a push. Control verbs call into it; it publishes events to subscribers.
+/// The daemon's connection lifecycle: holds one WCS session, keeps its token, resumes by token
+/// after any loss (exponential backoff with jitter, never two connections at once), sleeps on
+/// request and wakes on `reconnect` or a push. Calls are not kept here: session call events are
+/// routed to `CallManager` (the one owner of calls) and call verbs are passed to it.
+/// An actor: control verbs, the session event pump and push intake all call into it.
 public actor Agent {
     /// What a `reconnect` did.
     public enum WakeResult: String, Sendable {
@@ -32,7 +34,6 @@ public actor Agent {
     private var pumpTask: Task<Void, Never>?
     private var connectedSince: Date?
     private var lastError: String?
-    private var calls: [String: AgentCall] = [:]
     private var sentReady = false
     private var resumeCount = 0
     private var pushedCallIds = PushDeduplicator()
@@ -49,11 +50,8 @@ public actor Agent {
         self.backoff = Backoff(cap: config.backoffCap)
         let session = WCSSession(configuration: Agent.sessionConfiguration(config), loop: loop)
         self.session = session
-        self.callManager = CallManager(config: config, session: session) { type, fields in
-            var o = fields
-            o["type"] = .string(type)
-            o["time"] = .string(AgentClock.iso(Date()))
-            publish(.object(o))
+        self.callManager = CallManager(config: config, session: session) { event in
+            publish(TimedAgentEvent(event).json)
         }
     }
 
@@ -130,9 +128,7 @@ public actor Agent {
     public func retire() async {
         phase = .stopping
         retryTask?.cancel()
-        for id in calls.keys.sorted() {
-            try? await session.hangup(callId: id)
-        }
+        await callManager.hangupAll()
         await session.disconnect()
         pumpTask?.cancel()
     }
@@ -193,8 +189,7 @@ public actor Agent {
         } catch {
             Log.error("push", "cannot record the missed call \(push.callId): \(error)")
         }
-        publishEvent("missed_call", ["call_id": .string(push.callId), "caller": push.handle.map(JSONValue.string) ?? .null,
-                                     "uuid": push.uuid.map(JSONValue.string) ?? .null])
+        publishEvent(.missedCall(callId: push.callId, caller: push.handle, uuid: push.uuid))
     }
 
     /// Closes the socket on purpose; the server keeps the session. Stays asleep until `wake`.
@@ -213,7 +208,7 @@ public actor Agent {
         connectedSince = nil
         await session.disconnect()
         Log.info("agent", "asleep; the server keeps the session until a push or `wcs-agent reconnect`")
-        publishEvent("state", ["state": .string(phase.rawValue)])
+        publishEvent(.state(phase.rawValue))
         notifier?.status("asleep (session kept by the server)")
     }
 
@@ -235,10 +230,7 @@ public actor Agent {
     /// Calls `number` with the configured audio; returns the new call id.
     public func call(_ number: String) async throws(AgentError) -> String {
         guard phase == .online else { throw AgentError("not connected to the server (\(phase.rawValue))") }
-        let id = try await callManager.call(number)
-        calls[id] = AgentCall(callId: id, direction: "outgoing", status: "PENDING", caller: nil, callee: number,
-                              displayName: nil, info: nil, started: Date())
-        return id
+        return try await callManager.call(number)
     }
 
     /// Puts a talking call on hold; returns its id.
@@ -260,12 +252,12 @@ public actor Agent {
 
     /// Every call: state, direction, party, duration, mute/hold and media figures.
     public func callList() async -> JSONValue {
-        let media = await callManager.snapshot()
-        return .array(calls.values.sorted { $0.started < $1.started }.map { call in
-            var fields = call.json.objectValue ?? [:]
-            if case .object(let extra)? = media[call.callId] { fields.merge(extra) { _, fromManager in fromManager } }
-            return .object(fields)
-        })
+        .array(await calls().map(\.json))
+    }
+
+    /// Every call, oldest first, as `CallManager` (their one owner) sees them.
+    public func calls() async -> [CallSummary] {
+        await callManager.list()
     }
 
     /// The `status` verb's answer. Never contains the token.
@@ -297,7 +289,7 @@ public actor Agent {
 
     private func attempt(reason: String) async -> WakeResult {
         phase = .connecting
-        publishEvent("state", ["state": .string(phase.rawValue), "reason": .string(reason)])
+        publishEvent(.state(phase.rawValue, reason: reason))
         notifier?.status("connecting to \(config.server) (\(reason))")
         let stored: StoredToken?
         do {
@@ -326,10 +318,10 @@ public actor Agent {
     private func handle(_ outcome: ResumeOutcome, stored: StoredToken) -> WakeResult {
         switch outcome {
         case .resumed(let info):
-            online(info, event: "resumed")
+            online(info, event: .resumed(sessionId: info.sessionId, pendingCalls: nil))
             return .resumed
         case .resumedWithPendingCall(let info, let pending):
-            online(info, event: "resumed", extra: ["pending_calls": .array(pending.map { .string($0.callId) })])
+            online(info, event: .resumed(sessionId: info.sessionId, pendingCalls: pending.map(\.callId)))
             return .resumedWithPendingCall
         case .reloggedIn(let result, let why):
             Log.notice("agent", "token no longer valid (\(why)); logged in again with a new session")
@@ -348,7 +340,7 @@ public actor Agent {
         switch result {
         case .registered(let info), .established(let info):
             save(info)
-            online(info, event: relogin ? "relogged_in" : "logged_in")
+            online(info, event: relogin ? .reloggedIn(sessionId: info.sessionId) : .loggedIn(sessionId: info.sessionId))
             return relogin ? .reloggedIn : .loggedIn
         case .registrationFailed(_, let status, let info):
             // The account is wrong: retrying would only hammer the PBX. Wait for the operator.
@@ -356,7 +348,7 @@ public actor Agent {
             phase = .registrationFailed
             lastError = "SIP registration failed: \(status ?? "error")\(info.map { " (\($0))" } ?? "")"
             Log.error("agent", "\(lastError!); not retrying. Fix the SIP account, then run `wcs-agent reconnect`")
-            publishEvent("registration_failed", ["error": .string(lastError!)])
+            publishEvent(.registrationFailed(.login(error: lastError!)))
             notifyState(lastError! + "; fix the account, then wcs-agent reconnect")
             Task { await session.disconnect() }
             return .registrationFailed
@@ -374,16 +366,14 @@ public actor Agent {
         }
     }
 
-    private func online(_ info: SessionInfo, event: String, extra: [String: JSONValue] = [:]) {
-        if event == "resumed" { resumeCount += 1 }
+    private func online(_ info: SessionInfo, event: AgentEvent) {
+        if case .resumed = event { resumeCount += 1 }
         phase = .online
         connectedSince = Date()
         lastError = nil
         backoff.reset()
-        var fields = extra
-        fields["session_id"] = (info.sessionId).map(JSONValue.string) ?? .null
-        publishEvent(event, fields)
-        publishEvent("state", ["state": .string(phase.rawValue)])
+        publishEvent(event)
+        publishEvent(.state(phase.rawValue))
         notifyState("online, session \(info.sessionId ?? "?")")
     }
 
@@ -393,7 +383,7 @@ public actor Agent {
         guard retry else {
             phase = .failed
             Log.error("agent", "giving up: \(error.message)")
-            publishEvent("failed", ["error": .string(error.message)])
+            publishEvent(.failed(error: error.message))
             notifyState("failed: \(error.message)")
             return .failed
         }
@@ -406,7 +396,7 @@ public actor Agent {
         phase = .waitingToRetry
         retryAt = Date().addingTimeInterval(delay)
         Log.info("agent", "next attempt in \(String(format: "%.1f", delay)) s")
-        publishEvent("state", ["state": .string(phase.rawValue), "retry_in_seconds": .number(delay)])
+        publishEvent(.state(phase.rawValue, retryInSeconds: delay))
         notifier?.status("reconnecting in \(Int(delay.rounded())) s: \(lastError ?? "")")
         retryTask?.cancel()
         retryTask = Task { [weak self] in
@@ -428,66 +418,45 @@ public actor Agent {
     private func onSessionEvent(_ event: SessionEvent) async {
         switch event {
         case .stateChanged(let s):
-            publishEvent("session_state", ["state": .string(s.rawValue)])
+            publishEvent(.sessionState(s.rawValue))
         case .disconnected(let reason):
-            publishEvent("disconnected", ["reason": .string(reason.description)])
+            publishEvent(.disconnected(reason: reason.description))
             guard reason.isUnexpected, phase == .online else { return }
             connectedSince = nil
             lastError = reason.description
             Log.warning("agent", "lost the connection (\(reason)); resuming by token")
             scheduleRetry()
         case .registrationFailed(let status, let info):
-            publishEvent("registration_failed", ["status": (status).map(JSONValue.string) ?? .null,
-                                                 "info": (info).map(JSONValue.string) ?? .null])
-        case .incomingCall(let info, let replayed):
+            publishEvent(.registrationFailed(.reported(status: status, info: info)))
+        case .incomingCall(let info, let offer, let replayed):
             _ = announcedCallIds.insert(info.callId)
-            let call = AgentCall(callId: info.callId, direction: "incoming", status: info.status.wire,
-                                 caller: info.caller, callee: info.callee, displayName: info.visibleName,
-                                 info: info.info, started: calls[info.callId]?.started ?? Date())
-            calls[info.callId] = call
-            var fields = call.json.objectValue ?? [:]
-            fields["replayed"] = .bool(replayed)
-            fields["ring_timeout"] = .number(config.ringTimeout)
-            publishEvent("incoming_call", fields)
-            await callManager.incoming(info)
+            await callManager.incoming(info, offer: offer, replayed: replayed)
         case .callStatus(let info):
             await callManager.statusChanged(info)
-            guard var call = calls[info.callId] else { return }
-            call.status = info.status.wire
-            call.info = info.info ?? call.info
-            if info.status.isTerminal { calls[info.callId] = nil } else { calls[info.callId] = call }
-            publishEvent("call_status", call.json.objectValue ?? [:])
         case .remoteSDP(let callId, let sdp):
             await callManager.remoteSDP(callId: callId, sdp: sdp)
         case .transfer(let callId, let status, let info):
-            publishEvent("transfer", ["call_id": .string(callId), "status": .string(status),
-                                      "info": info.map(JSONValue.string) ?? .null])
+            publishEvent(.transfer(callId: callId, status: status, info: info))
         case .dataEvent(let payload):
-            publishEvent("data", ["payload": payload])
+            publishEvent(.data(payload: payload))
         case .dataStatus(let operationId, let status, let info):
-            publishEvent("data_status", ["operation_id": .string(operationId), "status": .string(status),
-                                         "info": info.map(JSONValue.string) ?? .null])
+            publishEvent(.dataStatus(operationId: operationId, status: status, info: info))
         case .sessionDebug(let status, let file):
-            publishEvent("server_debug", ["status": .string(status), "file": file.map(JSONValue.string) ?? .null])
+            publishEvent(.serverDebug(status: status, file: file))
         case .warning(let text):
-            publishEvent("warning", ["message": .string(text)])
+            publishEvent(.warning(message: text))
         }
     }
 
     /// The calls of a lost server session are gone: record them as connection_lost.
     private func loseCalls(_ reason: String) {
-        let lost = calls.keys.sorted()
-        calls = [:]
-        let manager = callManager
-        Task { await manager.sessionLost(callIds: lost, reason: reason) }
-        for id in lost { publishEvent("call_status", ["call_id": .string(id), "status": "FINISH", "info": .string(reason)]) }
+        let manager = callManager, lostAt = Date()
+        Task { await manager.sessionLost(reason: reason, lostAt: lostAt) }
     }
 
-    private func publishEvent(_ type: String, _ fields: [String: JSONValue]) {
-        var o = fields
-        o["type"] = .string(type)
-        o["time"] = .string(AgentClock.iso(Date()))
-        publish(.object(o))
+    /// Stamps the event with the time and hands its wire JSON to the subscribers.
+    private func publishEvent(_ event: AgentEvent) {
+        publish(TimedAgentEvent(event).json)
     }
 }
 

@@ -22,30 +22,6 @@ public enum AgentPhase: String, Sendable {
     case stopping
 }
 
-/// A call as the agent tracks it for `status` and events.
-public struct AgentCall: Sendable, Equatable {
-    public var callId: String
-    public var direction: String
-    public var status: String
-    public var caller: String?
-    public var callee: String?
-    public var displayName: String?
-    public var info: String?
-    public var started: Date
-
-    var json: JSONValue {
-        var o: [String: JSONValue] = [
-            "call_id": .string(callId), "direction": .string(direction), "status": .string(status),
-            "started": .string(AgentClock.iso(started)),
-        ]
-        if let caller { o["caller"] = .string(caller) }
-        if let callee { o["callee"] = .string(callee) }
-        if let displayName { o["display_name"] = .string(displayName) }
-        if let info { o["info"] = .string(info) }
-        return .object(o)
-    }
-}
-
 /// Time formatting shared by status, events and records.
 enum AgentClock {
     static func iso(_ date: Date) -> String {

@@ -21,6 +21,21 @@ struct PromptCall: Sendable, Equatable {
     var held: Bool?
     /// Seconds the caller keeps ringing, when the daemon reports it.
     var ringTimeout: Double?
+    /// The server's info string (e.g. why it ended), when an event carries it.
+    var info: String?
+
+    /// A call from an `incoming_call` or `call_status` event.
+    init(_ d: CallDescription, ringTimeout: Double?) {
+        callId = d.callId
+        direction = d.direction ?? "incoming"
+        status = CallStatus(wire: d.status)
+        caller = d.caller
+        callee = d.callee
+        displayName = d.displayName
+        started = d.started.flatMap(PromptTime.parse)
+        self.ringTimeout = ringTimeout
+        info = d.info
+    }
 
     /// Reads a call object of `status` or of a call event; nil without a `call_id`.
     init?(json: JSONValue) {

@@ -88,58 +88,74 @@ struct PromptState: Sendable {
         return ring
     }
 
-    /// Applies one event; see `EventOutcome`.
-    mutating func apply(event: JSONValue, now: Date) -> EventOutcome {
+    /// Applies one event as received from the daemon; see `EventOutcome`.
+    mutating func apply(event json: JSONValue, now: Date) -> EventOutcome {
+        guard let timed = TimedAgentEvent(json: json) else { return EventOutcome(refresh: true) }
+        return apply(event: timed, now: now)
+    }
+
+    /// Applies one typed event; see `EventOutcome`.
+    mutating func apply(event timed: TimedAgentEvent, now: Date) -> EventOutcome {
         var outcome = EventOutcome()
-        let type = event["type"]?.stringValue ?? ""
-        let time = event["time"]?.stringValue.flatMap(PromptTime.parse) ?? now
-        let callId = event["call_id"]?.stringValue
-        switch type {
-        case "state":
-            connection = event["state"]?.stringValue ?? connection
+        let time = PromptTime.parse(timed.time) ?? now
+        switch timed.event {
+        case .state(let state, _, _):
+            connection = state
             outcome.refresh = true
-        case "incoming_call", "call_status":
-            guard var call = PromptCall(json: event) else { break }
-            if call.started == nil { call.started = time }
-            if let known = calls.first(where: { $0.callId == call.callId }) {
-                call.started = known.started ?? call.started
-                call.muted = call.muted ?? known.muted
-                call.held = call.held ?? known.held
-                call.answered = call.answered ?? known.answered
+        case .incomingCall(let description, _, let ringTimeout):
+            outcome = apply(call: PromptCall(description, ringTimeout: ringTimeout), time: time)
+        case .callStatus(let description):
+            outcome = apply(call: PromptCall(description, ringTimeout: nil), time: time)
+        case .callEnded(let end):
+            var how = end.declined ? "declined" : end.status.lowercased()
+            if let seconds = end.durationSeconds { how += " after \(PromptTime.clock(seconds))" }
+            outcome.notes += noteEnded(end.callId, how)
+            remove(end.callId)
+            outcome.refresh = true
+        case .mediaFailed(let callId, let reason):
+            outcome.notes.append("Audio failed on \(describe(callId)): \(reason.isEmpty ? "unknown reason" : reason)")
+        case .transfer(let callId, let status, let info):
+            outcome.notes.append("Transfer of \(describe(callId)): \(status)\(info.map { " (\($0))" } ?? "")")
+            outcome.refresh = true
+        case .dtmf(let callId, let digit):
+            outcome.notes.append("\(describe(callId)) pressed \(digit)")
+        case .registrationFailed(.login(let error)), .failed(let error):
+            outcome.notes.append("Agent: \(error)")
+            outcome.refresh = true
+        case .registrationFailed(.reported(let status, _)):
+            outcome.notes.append("Agent: \(status ?? "registration failed")")
+            outcome.refresh = true
+        case .callControl(let change):
+            // hold/mute: take the state it carries, then ask the daemon.
+            if let index = calls.firstIndex(where: { $0.callId == change.callId }) {
+                calls[index].muted = change.muted
+                calls[index].held = change.held
             }
-            if call.status.isTerminal {
-                outcome.notes += noteEnded(call.callId, "\(call.status.wire.lowercased())\(event["info"]?.stringValue.map { ": \($0)" } ?? "")")
-                remove(call.callId)
-            } else {
-                if call.status == .established, establishedAt[call.callId] == nil { establishedAt[call.callId] = time }
-                outcome.ring = noteRinging(call)
-                upsert(call)
-            }
-            outcome.refresh = true
-        case "call_ended":
-            guard let callId else { break }
-            var how = event["declined"]?.boolValue == true ? "declined" : (event["status"]?.stringValue ?? "ended").lowercased()
-            if let seconds = event["duration_seconds"].flatMap(PromptTime.seconds) { how += " after \(PromptTime.clock(seconds))" }
-            outcome.notes += noteEnded(callId, how)
-            remove(callId)
-            outcome.refresh = true
-        case "media_failed":
-            outcome.notes.append("Audio failed on \(describe(callId)): \(event["reason"]?.stringValue ?? "unknown reason")")
-        case "transfer":
-            outcome.notes.append("Transfer of \(describe(callId)): \(event["status"]?.stringValue ?? "?")\(event["info"]?.stringValue.map { " (\($0))" } ?? "")")
-            outcome.refresh = true
-        case "dtmf":
-            outcome.notes.append("\(describe(callId)) pressed \(event["digit"]?.stringValue ?? "?")")
-        case "registration_failed", "failed":
-            outcome.notes.append("Agent: \(event["error"]?.stringValue ?? event["status"]?.stringValue ?? type.replacingOccurrences(of: "_", with: " "))")
             outcome.refresh = true
         default:
-            // hold/mute and any later call event: take the fields it carries, then ask the daemon.
-            if let callId, let index = calls.firstIndex(where: { $0.callId == callId }) {
-                if let muted = event["muted"]?.boolValue { calls[index].muted = muted }
-                if let held = (event["held"] ?? event["on_hold"])?.boolValue { calls[index].held = held }
-            }
             outcome.refresh = true
+        }
+        return outcome
+    }
+
+    /// An `incoming_call` or `call_status`: the call rings, changes or ends.
+    private mutating func apply(call fresh: PromptCall, time: Date) -> EventOutcome {
+        var outcome = EventOutcome(refresh: true)
+        var call = fresh
+        if call.started == nil { call.started = time }
+        if let known = calls.first(where: { $0.callId == call.callId }) {
+            call.started = known.started ?? call.started
+            call.muted = call.muted ?? known.muted
+            call.held = call.held ?? known.held
+            call.answered = call.answered ?? known.answered
+        }
+        if call.status.isTerminal {
+            outcome.notes += noteEnded(call.callId, "\(call.status.wire.lowercased())\(call.info.map { ": \($0)" } ?? "")")
+            remove(call.callId)
+        } else {
+            if call.status == .established, establishedAt[call.callId] == nil { establishedAt[call.callId] = time }
+            outcome.ring = noteRinging(call)
+            upsert(call)
         }
         return outcome
     }

@@ -89,10 +89,12 @@ public enum SessionEvent: Sendable, Equatable {
     case stateChanged(SessionState)
     /// SIP registration failed (wrong password, unknown user, ...): no incoming calls.
     case registrationFailed(status: String?, info: String?)
-    /// A call is ringing for us. `replayed` is true when the server re-announces a call we
-    /// already knew (after a resume). Its SDP offer is in `WCSSession.remoteSDP(for:)`.
-    case incomingCall(CallInfo, replayed: Bool)
-    /// The server's SDP answer for one of our outgoing calls.
+    /// A call is ringing for us, with the server's SDP offer (`nil` when no usable
+    /// `setRemoteSDP` came before it: missing, or an sdp that is not a string). `replayed` is true
+    /// when the server re-announces a call we already knew (after a resume).
+    case incomingCall(CallInfo, offer: String?, replayed: Bool)
+    /// The server's SDP for a known call: the answer to one of our outgoing calls, or an offer
+    /// that arrived after its incoming call was announced.
     case remoteSDP(callId: String, sdp: String)
     /// A call changed status; terminal statuses (FINISH, BUSY, FAILED) end it.
     case callStatus(CallInfo)

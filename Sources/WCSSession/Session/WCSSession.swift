@@ -452,7 +452,7 @@ public actor WCSSession {
     }
 
     private func handleRemoteSDP(callId: String, sdp: String) {
-        if var call = calls[callId], call.direction == .outgoing {
+        if var call = calls[callId] {
             call.remoteSDP = sdp
             calls[callId] = call
             emit(.remoteSDP(callId: callId, sdp: sdp))
@@ -475,7 +475,7 @@ public actor WCSSession {
         calls[info.callId] = CallSnapshot(info: info, direction: .incoming, remoteSDP: sdp)
         if handshake == nil, state != .connected { replayedSinceHandshake.append(info) }
         Log.info("session", "incoming call \(info.callId) from \(info.caller ?? "?")\(known != nil ? " (replayed)" : "")")
-        emit(.incomingCall(info, replayed: known != nil))
+        emit(.incomingCall(info, offer: sdp, replayed: known != nil))
     }
 
     private func handleCallStatus(name: String, _ update: CallInfo) {
@@ -498,8 +498,16 @@ public actor WCSSession {
     // MARK: - Calls
 
     /// The SDP the server sent for a call (offer of an incoming call, answer of an outgoing one).
+    /// The offer also arrives with `.incomingCall`; this stays for callers that look it up later.
     public func remoteSDP(for callId: String) -> String? {
         calls[callId]?.remoteSDP ?? pendingSDP.first { $0.callId == callId }?.sdp
+    }
+
+    /// Stops tracking a call we gave up on (we hung it up and will not wait for the server's
+    /// `finish`); later server messages naming it are ignored.
+    public func forget(callId: String) {
+        calls[callId] = nil
+        pendingSDP.removeAll { $0.callId == callId }
     }
 
     /// The calls this session knows, with their last status.

@@ -3,6 +3,7 @@ from __future__ import annotations
 import re
 
 import asyncio
+import json
 import logging
 import time
 from typing import Any, Dict, List, Optional
@@ -99,11 +100,13 @@ class CallManager:
     # -- incoming calls (SIP side, via the control API) -------------------------------------------
 
     async def ring(self, login: str, caller: str, display_name: Optional[str], source: Optional[str],
-                   ring_timeout: Optional[float], fault: Optional[str] = None) -> Call:
+                   ring_timeout: Optional[float], fault: Optional[str] = None,
+                   offer_fault: Optional[str] = None, no_finish: bool = False) -> Call:
         """A simulated INVITE from `caller` to `login`; returns the call (state ringing or failed)."""
         call = Call(id=self.emulator.new_call_id(), direction="incoming", login=login, caller=caller,
                     callee=login, visible_name=display_name or caller,
-                    source=source or self.emulator.settings.media_source, fault=fault)
+                    source=source or self.emulator.settings.media_source, fault=fault,
+                    offer_fault=offer_fault, no_finish=no_finish)
         self.calls[call.id] = call
         session = self.emulator.sessions.registered_for(login)
         if session is None:
@@ -124,7 +127,8 @@ class CallManager:
             await self.emulator.engine.stop(call)
             return call
         timeout = ring_timeout or self.emulator.settings.ring_timeout
-        self._later(call, timeout, self._ring_timed_out, call)
+        if not call.no_finish:
+            self._later(call, timeout, self._ring_timed_out, call)
         log.info("INVITE %s -> %s: call %s (session %s, %s)", caller, login, call.id, session.id,
                  "attached" if session.conn else "detached: push")
         if session.conn is not None:
@@ -135,7 +139,11 @@ class CallManager:
         return call
 
     async def _announce(self, call: Call, conn) -> None:
-        await conn.send("setRemoteSDP", [call.id, call.offer_sdp])
+        spoiled = spoiled_offer_frame(call.id, call.offer_fault)
+        if spoiled is not None:
+            await conn.send_raw(spoiled)
+        elif call.offer_fault != "none":
+            await conn.send("setRemoteSDP", [call.id, call.offer_sdp])
         await conn.send("notifyIncomingCall", [call.status_object("RING")])
         await conn.send("ring", [call.status_object("RING")])
 
@@ -235,6 +243,10 @@ class CallManager:
         call = self._owned_call(conn, obj, "hangup")
         if call is None:
             return
+        call.hangups += 1
+        if call.no_finish:
+            log.info("call %s: hangup #%d recorded; no_finish, so no finish is sent", call.id, call.hangups)
+            return
         if call.state in (RINGING, TRYING):
             reason = "declined" if call.incoming else "canceled"
         else:
@@ -302,6 +314,28 @@ class CallManager:
             call = self.calls.get(call_id)
             if call is not None and call.live:
                 await self.finish(call, "FINISH", NORMAL_CLEARING, reason)
+
+
+OFFER_FAULTS = ("none", "null", "object", "non_utf8", "deep", "garbage")
+
+
+def spoiled_offer_frame(call_id: str, offer_fault: Optional[str]) -> Optional[str]:
+    """The raw `setRemoteSDP` text frame for an offer fault (POST /ring {"offer"}), or None when the
+    offer is sent normally (no fault) or not at all (`none`). `null` and `object` put a JSON null or an
+    object where the SDP string belongs; `non_utf8` a string holding a lone UTF-16 surrogate (not
+    Unicode, so not UTF-8); `deep` an array nested 10000 levels deep; `garbage` a string that is not SDP."""
+    quoted = json.dumps(call_id)
+    if offer_fault == "garbage":
+        return '{"message":"setRemoteSDP","data":[%s,"this is not an SDP offer"]}' % quoted
+    if offer_fault == "null":
+        return '{"message":"setRemoteSDP","data":[%s,null]}' % quoted
+    if offer_fault == "object":
+        return '{"message":"setRemoteSDP","data":[%s,{"type":"offer","sdp":{"v":0}}]}' % quoted
+    if offer_fault == "non_utf8":
+        return '{"message":"setRemoteSDP","data":[%s,"v=0\\r\\n\\udc80"]}' % quoted
+    if offer_fault == "deep":
+        return '{"message":"setRemoteSDP","data":[%s,%s%s]}' % (quoted, "[" * 10000, "]" * 10000)
+    return None
 
 
 def inject_offer_fault(sdp: str, fault: Optional[str]) -> str:

@@ -13,7 +13,7 @@ import time
 import urllib.parse
 from typing import Any, Awaitable, Callable, Dict, List, Tuple
 
-from .calls import CALLEE_BEHAVIORS
+from .calls import CALLEE_BEHAVIORS, OFFER_FAULTS
 from .settings import is_valid_media_source
 
 log = logging.getLogger("wcsemu.control")
@@ -237,7 +237,11 @@ class ControlApi:
         fault = _text(body, "fault", required=False)
         if fault not in (None, "fingerprint", "unreachable"):
             raise ApiError(400, "'fault' must be fingerprint or unreachable")
-        call = await self.emu.calls.ring(login, caller, display, source, timeout, fault)
+        offer = _text(body, "offer", required=False)
+        if offer not in (None,) + OFFER_FAULTS:
+            raise ApiError(400, "'offer' must be one of " + ", ".join(OFFER_FAULTS))
+        no_finish = _flag(body, "no_finish", False)
+        call = await self.emu.calls.ring(login, caller, display, source, timeout, fault, offer, no_finish)
         return {"callId": call.id, "uuid": call.uuid, "state": call.state, "pushed": call.pushed,
                 "session": call.session_id, "reason": call.end_reason}
 

@@ -89,6 +89,9 @@ class Call:
     pushed: bool = False
     source: Optional[str] = None
     fault: Optional[str] = None  # media fault to inject: fingerprint | unreachable (POST /ring)
+    offer_fault: Optional[str] = None  # how the offer is spoiled: none | null | object | non_utf8 | deep
+    no_finish: bool = False  # never send `finish` (client hangups are counted, ring timeout off)
+    hangups: int = 0  # client `hangup` frames received for this call
     created: float = dataclasses.field(default_factory=time.time)
     answered_at: Optional[float] = None
     ended_at: Optional[float] = None
@@ -125,4 +128,5 @@ class Call:
             "pushed": self.pushed, "offer_sdp": self.offer_sdp, "answer_sdp": self.answer_sdp,
             "answer_sdp_present": self.answer_sdp is not None, "source": self.source,
             "created": self.created, "answered_at": self.answered_at, "ended_at": self.ended_at,
+            "offer_fault": self.offer_fault, "no_finish": self.no_finish, "hangups": self.hangups,
         }

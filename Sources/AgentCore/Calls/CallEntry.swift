@@ -1,0 +1,83 @@
+import AudioPipe
+import Foundation
+import WCSSession
+
+/// One call in `CallManager`'s table: its state, what the server said of it, and its media.
+/// A value owned by the manager actor; only the manager changes it.
+struct CallEntry {
+    enum Direction: String, Sendable { case incoming, outgoing }
+
+    let callId: String
+    let direction: Direction
+    /// Changed only through `CallManager.move` (which runs `CallLifecycle`).
+    var state: CallState
+    /// The server's last status of the call (shown as `status`; decisions use `state`).
+    var serverStatus: CallStatus
+    /// The server's last info string (e.g. "Normal call clearing").
+    var info: String?
+    var caller: String?
+    var callee: String?
+    var displayName: String?
+    /// The display name came from the on_incoming hook (shown in `calls`).
+    var displayNameFromHook = false
+    /// The server's SDP offer of an incoming call (nil until a usable one arrived).
+    var offer: String?
+    var media: CallMedia?
+    var recordingPath: String?
+    var started = Date()
+    var answerRequestedAt: Date?
+    var answeredAt: Date?
+    /// Why we ended it, if we did (the first reason wins; a lost session overrides).
+    var endCause: CallEndCause?
+    /// Timers of this call, cancelled when it ends: auto-answer, the wait for a late offer, and
+    /// `expiryTask`: the local ring expiry, then (once ending) the wait for the final status.
+    var answerTask: Task<Void, Never>?
+    var offerWaitTask: Task<Void, Never>?
+    var expiryTask: Task<Void, Never>?
+
+    init(callId: String, direction: Direction, state: CallState, serverStatus: CallStatus, caller: String?,
+         callee: String?, displayName: String?)
+    {
+        self.callId = callId
+        self.direction = direction
+        self.state = state
+        self.serverStatus = serverStatus
+        self.caller = caller
+        self.callee = callee
+        self.displayName = displayName
+    }
+
+    /// Records why we end the call: the first cause wins, except that a lost session overrides.
+    mutating func noteEnd(_ cause: CallEndCause) {
+        if endCause == nil || cause == .connectionLost { endCause = cause }
+    }
+
+    /// The call's fields shared by `calls` and the call events.
+    var description: CallDescription {
+        CallDescription(callId: callId, direction: direction.rawValue, status: serverStatus.wire,
+                        started: AgentClock.iso(started), caller: caller, callee: callee,
+                        displayName: displayName, info: info)
+    }
+
+    /// The call as `calls` and `status` list it.
+    var summary: CallSummary {
+        CallSummary(call: description, media: media != nil, held: state == .held, muted: media?.isMuted ?? false,
+                    durationSeconds: answeredAt.map { (Date().timeIntervalSince($0) * 10).rounded() / 10 },
+                    recording: recordingPath, stats: media.map { CallManager.json($0.statistics()) })
+    }
+}
+
+/// Why we ended a call ourselves; feeds `CallEndClassifier`.
+enum CallEndCause: Sendable, Equatable {
+    case declinedByUs
+    case rejectedAsBusy
+    /// We hung it up before it was answered.
+    case hungUpByUs
+    /// We hung it up after it was answered (a normal end).
+    case hungUpAfterAnswer
+    /// Our media or SDP failed (reason), or the offer was unusable.
+    case mediaFailure(String)
+    /// It rang past the ring timeout and we ended it locally.
+    case ringExpired
+    case connectionLost
+}

@@ -1,0 +1,87 @@
+import AudioPipe
+import Foundation
+import MainLoop
+import WCSSession
+
+/// Opening a call's media with the configured audio, and turning media events into call events
+/// and transitions. Part of the `CallManager` actor.
+extension CallManager {
+    func makeMedia(callId: String, controlling: Bool) throws -> (CallMedia, String?) {
+        let source = try config.audioSource.open()
+        let sink: (sink: AudioSink, recordingPath: String?)
+        do { sink = try config.audioSink.open(callId: callId) } catch {
+            source.close()
+            throw error
+        }
+        var ice = ICEConfiguration(controlling: controlling, localAddresses: config.mediaAddresses)
+        if let stun = config.stunServer {
+            let parts = stun.split(separator: ":")
+            ice.stunServer = ICEServerAddress(host: String(parts[0]), port: parts.count > 1 ? UInt16(parts[1]) ?? 3478 : 3478)
+        }
+        if let turn = config.turnServer, let user = config.turnUser, let password = config.turnPassword {
+            let parts = turn.split(separator: ":")
+            ice.turnServers = [TURNServer(host: String(parts[0]), port: parts.count > 1 ? UInt16(parts[1]) ?? 3478 : 3478,
+                                          username: user, password: password,
+                                          transport: TURNServer.Transport(rawValue: config.turnTransport) ?? .udp)]
+        }
+        var media = CallMediaConfiguration(ice: ice)
+        media.includeCandidates = config.includeCandidates
+        media.codecs = config.codecs.compactMap { AudioCodecKind(rawValue: $0) }
+        return (CallMedia(configuration: media, source: source, sink: sink.sink), sink.recordingPath)
+    }
+
+    func watch(_ media: CallMedia, callId: String) {
+        let events = media.events
+        Task { [weak self] in
+            for await event in events {
+                await self?.mediaEvent(event, callId: callId)
+            }
+        }
+    }
+
+    private func mediaEvent(_ event: CallMediaEvent, callId: String) {
+        switch event {
+        case .iceConnected(let pair):
+            publish(.media(callId: callId, .iceConnected(pair: pair.map { "\($0.local.type)->\($0.remote.type)" } ?? "?")))
+        case .dtlsConnected(let profile):
+            publish(.media(callId: callId, .dtlsConnected(profile: profile)))
+        case .firstAudioDecoded:
+            let latency = calls[callId]?.answerRequestedAt.map { Date().timeIntervalSince($0) * 1000 }
+            publish(.media(callId: callId, .firstAudio(latencyMs: latency.map { ($0 * 10).rounded() / 10 })))
+        case .dtmfReceived(let digit):
+            publish(.dtmf(callId: callId, digit: String(digit)))
+        case .mediaTimeout:
+            guard calls[callId]?.state.isLive == true else { return }
+            Log.warning("calls", "call \(callId): no audio from the far end; hanging up")
+            publish(.mediaFailed(callId: callId, reason: "no media"))
+            apply(callId, .failed, cause: .mediaFailure("no media"))
+        case .failed(let failure):
+            guard calls[callId]?.state.isLive == true else { return }
+            let reason = failure.wcsInfo
+            Log.error("calls", "call \(callId): media failed: \(reason) (\(failure))")
+            publish(.mediaFailed(callId: callId, reason: reason))
+            apply(callId, .failed, cause: .mediaFailure(reason))
+        case .firstPacketReceived, .closed:
+            break
+        }
+    }
+
+    static func record(_ s: CallMediaStatistics) -> CallMediaRecord {
+        CallMediaRecord(codec: s.codec?.rawValue, packetsSent: s.packetsSent, packetsReceived: s.packetsReceived,
+                        packetsLost: s.packetsLost, jitterMs: (s.jitterMs * 10).rounded() / 10,
+                        rttMs: s.roundTripTimeMs.map { ($0 * 10).rounded() / 10 })
+    }
+
+    static func json(_ s: CallMediaStatistics) -> JSONValue {
+        var o: [String: JSONValue] = [
+            "packets_sent": .number(Double(s.packetsSent)), "packets_received": .number(Double(s.packetsReceived)),
+            "bytes_sent": .number(Double(s.bytesSent)), "bytes_received": .number(Double(s.bytesReceived)),
+            "packets_lost": .number(Double(s.packetsLost)), "jitter_ms": .number((s.jitterMs * 10).rounded() / 10),
+            "frames_decoded": .number(Double(s.framesDecoded)), "concealed_frames": .number(Double(s.concealedFrames)),
+        ]
+        o["codec"] = s.codec.map { .string($0.rawValue) } ?? .null
+        o["rtt_ms"] = s.roundTripTimeMs.map { .number(($0 * 10).rounded() / 10) } ?? .null
+        o["first_audio_ms"] = s.firstAudioLatency.map { .number(($0 * 10000).rounded() / 10) } ?? .null
+        return .object(o)
+    }
+}
