@@ -25,8 +25,16 @@ let package = Package(
         .target(name: "MainLoop", dependencies: ["CGLib"]),
         // Signaling plane: WebSocket + WCS JSON protocol, session and call state machines.
         .target(name: "WCSSession", dependencies: ["MainLoop", "CWebSockets", "CSSL"], exclude: ["README.md"]),
-        // Media plane: SDP, ICE, DTLS-SRTP, RTP/RTCP, jitter buffer, Opus, DTMF, audio I/O.
-        .target(name: "AudioPipe", dependencies: ["MainLoop", "CNice", "COpus", "CSSL", "CSoxr"], exclude: ["README.md"]),
+        // Media plane, one target per layer so the compiler holds the layering (as Pion's packages):
+        // SDP offer/answer; RTP/RTCP and statistics; the jitter buffer (on RTP's unwrappers);
+        // the codecs (Opus, G.711, resampling).
+        .target(name: "AudioSDP"),
+        .target(name: "AudioRTP"),
+        .target(name: "AudioJitter", dependencies: ["AudioRTP", "MainLoop"]),
+        .target(name: "AudioCodec", dependencies: ["COpus", "CSoxr"]),
+        // The media umbrella: ICE, DTLS-SRTP, DTMF, audio I/O and CallMedia; re-exports the layers.
+        .target(name: "AudioPipe", dependencies: ["MainLoop", "AudioSDP", "AudioRTP", "AudioJitter", "AudioCodec", "CNice", "CSSL"],
+                exclude: ["README.md"]),
         // The daemon's logic (config, token store, control socket, policy), testable as a library.
         .target(name: "AgentCore", dependencies: ["WCSSession", "AudioPipe"]),
         .executableTarget(name: "wcs-agent", dependencies: ["AgentCore"]),
@@ -40,6 +48,10 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MainLoopTests", dependencies: ["MainLoop"]),
         .testTarget(name: "WCSSessionTests", dependencies: ["WCSSession", "TestSupport"]),
+        .testTarget(name: "AudioSDPTests", dependencies: ["AudioSDP", "TestSupport"]),
+        .testTarget(name: "AudioRTPTests", dependencies: ["AudioRTP", "TestSupport"]),
+        .testTarget(name: "AudioJitterTests", dependencies: ["AudioJitter", "AudioRTP", "TestSupport"]),
+        .testTarget(name: "AudioCodecTests", dependencies: ["AudioCodec", "AudioPipe", "TestSupport"]),
         .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "CSRTP", "TestSupport"]),
         .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "AudioPipe", "TestSupport", "wcs-agent"]),
     ],

@@ -1,3 +1,4 @@
+import TestSupport
 @testable import AudioPipe
 import Foundation
 import Testing
@@ -66,5 +67,32 @@ import Testing
             model.removeFirst(got)
             #expect(ring.count == model.count)
         }
+    }
+}
+
+/// The tone table: the same samples as the sine formula, continuous across reads of any size.
+@Suite struct ToneTableTests {
+    @Test(arguments: [440.0, 880.0, 997.0, 1000.0, 440.5])
+    func tableMatchesTheFormulaAcrossOddReads(frequency: Double) {
+        let tone = ToneSource(frequency: frequency, amplitude: 0.7)
+        var produced: [Int16] = []
+        for size in [7, 960, 333, 1_200, 5_000, 1] {
+            var chunk = [Int16](repeating: 0, count: size)
+            #expect(tone.read(into: &chunk) == size)
+            produced += chunk
+        }
+        for (index, value) in produced.enumerated() {
+            let expected = ToneSource.sample(at: index, frequency: frequency, amplitude: 0.7)
+            #expect(abs(Int(value) - Int(expected)) <= 1, "sample \(index) of \(frequency) Hz")
+            if abs(Int(value) - Int(expected)) > 1 { break }
+        }
+    }
+
+    @Test func periodsOfWholeFrequencies() {
+        #expect(ToneSource.periodLength(440) == 1_200)
+        #expect(ToneSource.periodLength(880) == 600)
+        #expect(ToneSource.periodLength(997) == 48_000)
+        #expect(ToneSource.periodLength(440.5) == nil)
+        #expect(ToneSource.periodLength(0) == nil)
     }
 }

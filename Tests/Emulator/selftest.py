@@ -166,7 +166,7 @@ class Checks:
             client, login, _ = await self.registered_client()
             await client.close()
             ring = await self.emu.apost("/ring", {"login": login, "caller": "2009"})
-            for _ in range(50):
+            for _ in range(300):  # up to 30 s: on a loaded machine the POST can take seconds
                 if bodies:
                     break
                 await asyncio.sleep(0.1)

@@ -59,7 +59,7 @@ struct CallRefusal: Error, Sendable, Equatable {
 }
 
 /// The call state machine: a pure function from (state, input) to the next state and its effects,
-/// tested without I/O. Verbs (answer, decline, hangup) are refused when they do not apply; other
+/// tested without I/O (`CallLifecycleTests`); called only from `CallManager.move`, on that actor. Verbs (answer, decline, hangup) are refused when they do not apply; other
 /// inputs that do not apply change nothing (a late status, a second failure).
 enum CallLifecycle {
     static func step(from state: CallState, on input: CallInput) -> Result<CallStep, CallRefusal> {

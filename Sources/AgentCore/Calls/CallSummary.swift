@@ -1,6 +1,7 @@
 import WCSSession
 
-/// A call's identity and server-side status: the fields of `incoming_call` and `call_status`
+/// A call's identity and server-side status (a value, built on the `CallManager` actor and read
+/// anywhere): the fields of `incoming_call` and `call_status`
 /// events and the start of each `calls` entry. JSON keys are a stable interface for scripts:
 /// `call_id, direction, status, started, caller?, callee?, display_name?, info?` (absent when unknown;
 /// `direction` and `started` are absent only in the `call_status` of a call whose session was lost).
@@ -55,7 +56,7 @@ public struct CallDescription: Codable, Sendable, Equatable {
     }
 }
 
-/// One entry of `calls` (and of `status`'s `calls`): the description plus media, hold and mute
+/// One entry of `calls` (and of `status`'s `calls`), a value made by `CallManager.list()`: the description plus media, hold and mute
 /// state. JSON: the `CallDescription` keys plus `media, held, muted, duration_seconds` (null until
 /// answered), `recording?` and `stats?` (while media is open).
 public struct CallSummary: Codable, Sendable, Equatable {

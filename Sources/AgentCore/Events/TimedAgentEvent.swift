@@ -4,6 +4,7 @@ import WCSSession
 /// An `AgentEvent` with the time it was published: what subscribers receive. On the wire it is
 /// one flat JSON object, the event's fields plus `type` and `time` (ISO 8601 with milliseconds).
 /// Codable through that object, so `events --json` output stays what it has always been.
+/// A value: stamped on the publishing actor (`Agent`, `CallManager`), decoded on the subscriber's thread.
 public struct TimedAgentEvent: Codable, Sendable, Equatable {
     public var time: String
     public var event: AgentEvent

@@ -1,3 +1,4 @@
+import AudioRTP
 import Foundation
 import MainLoop
 

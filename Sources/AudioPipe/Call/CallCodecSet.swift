@@ -1,3 +1,6 @@
+import AudioCodec
+import AudioJitter
+import AudioSDP
 /// The encoder and decoder for a negotiated codec, with its RTP timing.
 struct CallCodecSet: Sendable {
     /// The negotiated codec and payload type.

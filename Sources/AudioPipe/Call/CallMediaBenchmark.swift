@@ -1,3 +1,4 @@
+import AudioSDP
 import Foundation
 import MainLoop
 #if canImport(Glibc)

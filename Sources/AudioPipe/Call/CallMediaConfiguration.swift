@@ -1,3 +1,5 @@
+import AudioJitter
+import AudioSDP
 /// How a `CallMedia` negotiates and runs one call's audio.
 public struct CallMediaConfiguration: Sendable {
     /// The ICE settings. A template: `controlling` is set by `CallMedia` (the offerer controls).

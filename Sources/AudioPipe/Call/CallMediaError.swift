@@ -1,3 +1,4 @@
+import AudioSDP
 /// Why a `CallMedia` call was refused. `description` is a clear reason; `failure` is the
 /// typed `MediaFailure` it is reported as.
 public enum CallMediaError: Error, Sendable, Equatable, CustomStringConvertible {

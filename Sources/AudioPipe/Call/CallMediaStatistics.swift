@@ -1,3 +1,4 @@
+import AudioSDP
 /// A snapshot of one call's media counters (`CallMedia.statistics()`).
 public struct CallMediaStatistics: Sendable, Equatable {
     /// The negotiated codec, nil before negotiation.

@@ -1,3 +1,5 @@
+import AudioRTP
+import AudioSDP
 import Foundation
 import MainLoop
 

@@ -1,3 +1,4 @@
+import AudioSDP
 /// The SDP side of a call: our capabilities from the ICE parameters and the DTLS certificate,
 /// and the offer/answer functions of the SDP layer (reached through this type, because
 /// `CallMedia`'s own `makeOffer`/`applyAnswer` methods hide the global functions).

@@ -1,3 +1,5 @@
+import AudioJitter
+import AudioRTP
 import Foundation
 
 /// The receive side of a call shared by the loop thread (which inserts packets and reads RTCP)

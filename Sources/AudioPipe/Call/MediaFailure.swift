@@ -1,3 +1,4 @@
+import AudioSDP
 /// Why a call's media failed, as a type: what `CallMediaEvent.failed` carries and what
 /// `CallMediaError.failure` gives for a refused offer or answer.
 ///

@@ -1,3 +1,4 @@
+import AudioJitter
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import AudioSDP
 import CSSL
 import MainLoop
 

@@ -1,3 +1,4 @@
+import AudioSDP
 /// SRTP master keys negotiated by a DTLS-SRTP handshake (RFC 5764 §4.2), already assigned to
 /// directions: protect outgoing packets with the local key and salt, unprotect incoming ones with
 /// the remote key and salt. Its description never shows key bytes.

@@ -1,3 +1,4 @@
+import AudioSDP
 import MainLoop
 
 /// ICE for one call's audio (RFC 8445 via libnice, RFC 5245 compatibility), one component

@@ -1,3 +1,4 @@
+import AudioSDP
 /// What `ICEAgent.gather()` produces for our SDP: credentials and component-1 candidates.
 public struct ICELocalParameters: Sendable, Equatable {
     /// `a=ice-ufrag`.

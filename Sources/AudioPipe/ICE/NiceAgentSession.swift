@@ -1,3 +1,4 @@
+import AudioSDP
 import CNice
 import Foundation
 import MainLoop

@@ -1,3 +1,4 @@
+import AudioCodec
 import Foundation
 import MainLoop
 

@@ -1,12 +1,21 @@
 import Foundation
 
 /// An endless sine tone, phase-continuous across reads.
+///
+/// Table-driven: for a whole-number frequency the tone repeats exactly every
+/// `sampleRate / gcd(sampleRate, frequency)` samples (1200 for 440 Hz), so that one period is
+/// computed once at creation and reads only copy from it (no `sin` per sample, which cost about
+/// 3 % of a call's CPU). Other frequencies are computed per sample. Reads may come from any
+/// thread (the media clock); the position is kept under a lock.
 public final class ToneSource: AudioSource, @unchecked Sendable {
     /// Tone frequency in Hz.
     public let frequency: Double
     /// Peak amplitude as a fraction of full scale, 0…1.
     public let amplitude: Double
+    /// The samples of one exact period, or empty when the frequency is not a whole number.
+    private let table: [Int16]
     private let lock = NSLock()
+    private var position = 0
     private var phase = 0.0
     private var closed = false
 
@@ -14,23 +23,54 @@ public final class ToneSource: AudioSource, @unchecked Sendable {
     public init(frequency: Double, amplitude: Double = 0.5) {
         self.frequency = frequency
         self.amplitude = min(1, max(0, amplitude))
+        if let period = Self.periodLength(frequency) {
+            table = (0..<period).map { Self.sample(at: $0, frequency: frequency, amplitude: min(1, max(0, amplitude))) }
+        } else {
+            table = []
+        }
     }
 
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) -> Int {
         lock.withLock {
             guard !closed else { return 0 }
-            let step = 2 * Double.pi * frequency / Double(AudioPipe.sampleRate)
-            let scale = amplitude * 32_767
-            for index in buffer.indices {
-                buffer[index] = Int16((sin(phase) * scale).rounded())
-                phase += step
-                if phase >= 2 * Double.pi { phase -= 2 * Double.pi }
+            if table.isEmpty {
+                let step = 2 * Double.pi * frequency / Double(AudioPipe.sampleRate)
+                for index in buffer.indices {
+                    buffer[index] = Int16((sin(phase) * amplitude * 32_767).rounded())
+                    phase += step
+                    if phase >= 2 * Double.pi { phase -= 2 * Double.pi }
+                }
+                return buffer.count
+            }
+            var written = 0
+            table.withUnsafeBufferPointer { period in
+                while written < buffer.count {
+                    let run = min(buffer.count - written, period.count - position)
+                    (buffer.baseAddress! + written).update(from: period.baseAddress! + position, count: run)
+                    written += run
+                    position = (position + run) % period.count
+                }
             }
             return buffer.count
         }
     }
 
     public func close() { lock.withLock { closed = true } }
+
+    /// Sample `index` of the tone: round(sin(2π·f·index / rate) × amplitude × 32767).
+    static func sample(at index: Int, frequency: Double, amplitude: Double) -> Int16 {
+        let phase = 2 * Double.pi * frequency * Double(index) / Double(AudioPipe.sampleRate)
+        return Int16((sin(phase) * amplitude * 32_767).rounded())
+    }
+
+    /// The exact period in samples of a whole-number frequency, or nil.
+    static func periodLength(_ frequency: Double) -> Int? {
+        guard frequency > 0, frequency < Double(AudioPipe.sampleRate), frequency == frequency.rounded() else { return nil }
+        var a = AudioPipe.sampleRate
+        var b = Int(frequency)
+        while b != 0 { (a, b) = (b, a % b) }
+        return AudioPipe.sampleRate / a
+    }
 }
 
 /// Endless digital silence.

@@ -1,3 +1,4 @@
+import AudioCodec
 import Foundation
 
 /// Level and pitch of a stretch of 48 kHz mono audio.

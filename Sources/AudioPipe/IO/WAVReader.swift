@@ -1,3 +1,4 @@
+import AudioCodec
 import Foundation
 
 /// Reads a RIFF/WAVE file of 16-bit integer PCM (plain or `WAVE_FORMAT_EXTENSIBLE`), any rate and
