@@ -1,3 +1,4 @@
+import TestSupport
 @testable import AudioPipe
 import Foundation
 import Testing
