@@ -66,7 +66,7 @@ import TestSupport
             let context = try loop.sync { try LWSClientContext.obtain(loop: loop) }
             vhostTimes.append(try loop.sync {
                 let start = DispatchTime.now()
-                _ = try context.vhost(for: trust, sslContext: sslContext)
+                try context.assumeIsolated { _ = try LWSPointer($0.vhost(for: trust, sslContext: sslContext)) }
                 return Self.milliseconds(since: start)
             })
             loop.stop()

@@ -100,7 +100,8 @@ import TestSupport
                     let trust = TLSTrust(caFile: certificates.caFile, insecure: round.isMultiple(of: 2))
                     let sslContext = ClientTLSContexts.build(trust)
                     _ = try? loop.sync {
-                        _ = try LWSClientContext.obtain(loop: loop).vhost(for: trust, sslContext: sslContext.get())
+                        let ssl = try sslContext.get()
+                        try LWSClientContext.obtain(loop: loop).assumeIsolated { _ = try LWSPointer($0.vhost(for: trust, sslContext: ssl)) }
                     }
                     loop.stop()
                 }

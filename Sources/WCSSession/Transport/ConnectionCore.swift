@@ -5,21 +5,23 @@ import Synchronization
 
 /// The loop-side state machine of one WebSocket client connection.
 ///
-/// Every method except `connect`/`send`/`close`/`abort`/`wake` runs on the loop thread, most
-/// of them inside lws callbacks. While lws knows a wsi of this connection, the core holds a
-/// retain on itself (released on WSI_DESTROY), so dropping the public handle never leaves lws
-/// with a dangling user-data pointer.
-final class ConnectionCore: @unchecked Sendable { // @unchecked: owns a wsi; the state below the start fields is loop-confined
+/// Runs on: its `MainLoop`. It is an actor whose executor is that loop, so the compiler keeps
+/// its state on the loop thread: `connect`/`send`/`close`/`abort` are `nonisolated` and only
+/// touch thread-safe parts (`requests`, a `Mutex`); lws callbacks, timers and posted work, all
+/// of which GLib runs on the loop thread, enter with `assumeIsolated`. While lws knows a wsi of
+/// this connection, the core holds a retain on itself (released on WSI_DESTROY), so dropping
+/// the public handle never leaves lws with a dangling user-data pointer.
+actor ConnectionCore {
     private enum Phase {
         case idle, preparingTLS, resolving, connecting, open, closing, finished
     }
 
-    let options: WebSocketOptions
-    let loop: MainLoop
-    let requests = ConnectionRequests()
-    private let continuation: AsyncStream<WebSocketEvent>.Continuation
+    nonisolated let options: WebSocketOptions
+    nonisolated let loop: MainLoop
+    nonisolated let requests = ConnectionRequests()
+    private nonisolated let continuation: AsyncStream<WebSocketEvent>.Continuation
     /// `connect()` bookkeeping, touched from the caller's thread and the loop.
-    private let startRecord = Mutex((requested: false, calledAt: DispatchTime?.none, toOpen: Double?.none))
+    private nonisolated let startRecord = Mutex((requested: false, calledAt: DispatchTime?.none, toOpen: Double?.none))
 
     // Loop-confined state.
     private var phase = Phase.idle
@@ -52,14 +54,27 @@ final class ConnectionCore: @unchecked Sendable { // @unchecked: owns a wsi; the
         self.continuation = continuation
     }
 
+    /// The loop is this actor's executor.
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
+    /// Runs `body` isolated to this connection, soon, on the loop thread.
+    private nonisolated func onLoop(_ body: @escaping @Sendable (isolated ConnectionCore) -> Void) {
+        loop.post { [self] in assumeIsolated(body) }
+    }
+
+    /// Runs `body` isolated to this connection on the loop thread after `seconds`.
+    private func onLoop(after seconds: Double, _ body: @escaping @Sendable (isolated ConnectionCore) -> Void) -> LoopTimer {
+        loop.schedule(after: seconds) { [self] in assumeIsolated(body) }
+    }
+
     /// Milliseconds from `connect()` to the upgrade completing on the loop (for benchmarks).
-    var connectToOpenMilliseconds: Double? {
+    nonisolated var connectToOpenMilliseconds: Double? {
         startRecord.withLock { $0.toOpen }
     }
 
     // MARK: - Requests from any thread
 
-    func connect() {
+    nonisolated func connect() {
         let first = startRecord.withLock { start in
             defer { start.requested = true }
             if !start.requested { start.calledAt = DispatchTime.now() }
@@ -74,29 +89,29 @@ final class ConnectionCore: @unchecked Sendable { // @unchecked: owns a wsi; the
             continuation.finish()
             return
         }
-        loop.post { [self] in start() }
+        onLoop { $0.start() }
     }
 
-    func send(_ text: String) {
+    nonisolated func send(_ text: String) {
         if requests.enqueue(text: text) { wake() }
     }
 
-    func close(code: Int, reason: String) {
+    nonisolated func close(code: Int, reason: String) {
         let request = CloseFrame(sending: code, reason: reason)
         if requests.requestClose(request) { wake() }
     }
 
-    func abort() {
+    nonisolated func abort() {
         if requests.requestAbort() { wake() }
     }
 
     /// Gets the loop to look at `requests`: through lws once a context is chosen (pitfall 2:
     /// only lws_cancel_service may be called off the loop thread), else through a posted job.
-    private func wake() {
+    private nonisolated func wake() {
         if let context = requests.context {
             context.cancelService()
         } else {
-            loop.post { [self] in serviceRequests(insideCallback: false) }
+            onLoop { $0.serviceRequests(insideCallback: false) }
         }
     }
 
@@ -116,12 +131,12 @@ final class ConnectionCore: @unchecked Sendable { // @unchecked: owns a wsi; the
         self.endpoint = endpoint
         phase = .connecting
         let timeout = options.effectiveConnectTimeout
-        connectTimer = loop.schedule(after: timeout) { [self] in connectTimedOut(after: timeout) }
+        connectTimer = onLoop(after: timeout) { $0.connectTimedOut(after: timeout) }
 
         do {
             let context = try LWSClientContext.obtain(loop: loop)
             self.context = context
-            context.register(self)
+            context.assumeIsolated { $0.register(self) }
             requests.context = context
         } catch let error as WebSocketError {
             return finish(.failed(error))
@@ -131,7 +146,7 @@ final class ConnectionCore: @unchecked Sendable { // @unchecked: owns a wsi; the
         if serviceRequests(insideCallback: false) { return }
 
         guard let trust = TLSTrust.forConnection(secure: endpoint.secure, options: options) else {
-            vhost = context?.plainClientVhost
+            vhost = context?.assumeIsolated { $0.plainClientVhost.map(LWSPointer.init) }?.pointer
             return resolveAndConnect()
         }
         if options.allowInsecureTLS {
@@ -142,7 +157,7 @@ final class ConnectionCore: @unchecked Sendable { // @unchecked: owns a wsi; the
         }
         phase = .preparingTLS
         ClientTLSContexts.shared.obtain(trust) { [self] result in
-            loop.post { [self] in tlsReady(trust, result) }
+            onLoop { $0.tlsReady(trust, result) }
         }
     }
 
@@ -150,7 +165,8 @@ final class ConnectionCore: @unchecked Sendable { // @unchecked: owns a wsi; the
     private func tlsReady(_ trust: TLSTrust, _ result: Result<SSLContextHandle, WebSocketError>) {
         guard phase == .connecting || phase == .preparingTLS, let context else { return }
         do {
-            vhost = try context.vhost(for: trust, sslContext: result.get())
+            let sslContext = try result.get()
+            vhost = try context.assumeIsolated { try LWSPointer($0.vhost(for: trust, sslContext: sslContext)) }.pointer
         } catch let error as WebSocketError {
             return finish(.failed(error))
         } catch {
@@ -165,7 +181,7 @@ final class ConnectionCore: @unchecked Sendable { // @unchecked: owns a wsi; the
         if endpoint.hostKind == .name {
             phase = .resolving
             HostResolver.resolve(endpoint.host) { [self] result in
-                loop.post { [self] in resolved(result) }
+                onLoop { $0.resolved(result) }
             }
         } else {
             addresses = [endpoint.host]
@@ -188,7 +204,8 @@ final class ConnectionCore: @unchecked Sendable { // @unchecked: owns a wsi; the
 
     /// Starts an lws client connection to the next resolved address (outside lws callbacks).
     private func connectNextAddress() {
-        guard phase == .connecting, pendingTerminal == nil, let endpoint, let context, let handle = context.handle else { return }
+        guard phase == .connecting, pendingTerminal == nil, let endpoint, let context,
+              let handle = context.assumeIsolated({ $0.handle.map(LWSPointer.init) })?.pointer else { return }
         guard nextAddress < addresses.count else {
             return finish(.failed(connectFailure()))
         }
@@ -284,7 +301,7 @@ final class ConnectionCore: @unchecked Sendable { // @unchecked: owns a wsi; the
         killIssued = true
         guard !insideCallback else {
             let generation = wsiGeneration
-            loop.post { [self] in killNow(generation: generation) }
+            onLoop { $0.killNow(generation: generation) }
             return
         }
         killNow(generation: wsiGeneration)
@@ -405,10 +422,10 @@ final class ConnectionCore: @unchecked Sendable { // @unchecked: owns a wsi; the
     private func closeNow(_ callbackWsi: OpaquePointer, _ request: CloseFrame) -> Int32 {
         sentClose = request
         phase = .closing
-        closeTimer = loop.schedule(after: Self.closeGraceSeconds) { [self] in
-            guard phase == .closing, wsi != nil else { return }
-            Log.debug("transport", "no close answer from \(endpoint?.displayName ?? "?") in time; dropping the socket")
-            kill(insideCallback: false)
+        closeTimer = onLoop(after: Self.closeGraceSeconds) { core in
+            guard core.phase == .closing, core.wsi != nil else { return }
+            Log.debug("transport", "no close answer from \(core.endpoint?.displayName ?? "?") in time; dropping the socket")
+            core.kill(insideCallback: false)
         }
         var reason = Array(request.reason.utf8)
         reason.withUnsafeMutableBufferPointer { buffer in
@@ -448,7 +465,7 @@ final class ConnectionCore: @unchecked Sendable { // @unchecked: owns a wsi; the
         let neverOpened = phase == .connecting
         if pendingTerminal == nil, neverOpened, !sawTCPConnect, nextAddress < addresses.count {
             Log.debug("transport", "connect via \(currentAddress) failed (\(lastConnectError ?? "no details")); trying the next address")
-            loop.post { [self] in connectNextAddress() }
+            onLoop { $0.connectNextAddress() }
             return
         }
         finish(pendingTerminal ?? defaultTerminal(reason: "connection lost"))
@@ -486,7 +503,7 @@ final class ConnectionCore: @unchecked Sendable { // @unchecked: owns a wsi; the
         closeTimer?.cancel()
         closeTimer = nil
         requests.finish()
-        context?.unregister(self)
+        context?.assumeIsolated { $0.unregister(self) }
         context = nil
         Log.debug("transport", "connection to \(endpoint?.displayName ?? options.url) ended: \(event)")
         continuation.yield(event)

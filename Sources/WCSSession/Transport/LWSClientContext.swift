@@ -27,9 +27,11 @@ struct TLSTrust: Hashable, Sendable {
 /// stays at OpenSSL's reserved app-data slot 0) and each TLS configuration gets its own vhost
 /// around a client SSL_CTX that `ClientTLSContexts` built off the loop thread.
 ///
-/// Created, used and destroyed on the loop thread only; other threads may only call
+/// Runs on: its loop. It is an actor whose executor is the loop, so the compiler keeps it there:
+/// created, used and destroyed on the loop thread (C callbacks and the connections, which share
+/// the executor, enter with `assumeIsolated`); other threads may only call the nonisolated
 /// `cancelService()`. The context and its vhosts are cached until the loop stops.
-final class LWSClientContext: @unchecked Sendable { // @unchecked: wraps lws_context*/vhost*; state below is loop-confined
+actor LWSClientContext {
     /// The lws_context*; nil once destroyed.
     private(set) var handle: OpaquePointer?
     /// The vhost of ws:// connections (created with the context, no TLS).
@@ -40,15 +42,18 @@ final class LWSClientContext: @unchecked Sendable { // @unchecked: wraps lws_con
     private var connections: [ObjectIdentifier: ConnectionCore] = [:]
     /// The address of the handle `cancelService()` may use from other threads (kept as an
     /// integer, which is Sendable); 0 before creation and once destruction began.
-    private let cancellable = Mutex<Int>(0)
+    private nonisolated let cancellable = Mutex<Int>(0)
 
     // lws keeps pointers to these for the context's lifetime.
     private let protocols: UnsafeMutablePointer<lws_protocols>
     private let protocolName: UnsafeMutablePointer<CChar>
     private let foreignLoops: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    /// The loop this context belongs to (its executor).
+    nonisolated let loop: MainLoop
     private var vhostNames: [UnsafeMutablePointer<CChar>] = []
 
-    private init() {
+    private init(loop: MainLoop) {
+        self.loop = loop
         protocolName = strdup("wcs-transport")!
         protocols = .allocate(capacity: 2)
         protocols.initialize(repeating: lws_protocols(), count: 2) // [ours, zeroed terminator]
@@ -59,7 +64,8 @@ final class LWSClientContext: @unchecked Sendable { // @unchecked: wraps lws_con
         foreignLoops.initialize(to: nil)
     }
 
-    deinit {
+    /// Frees the protocol table and names on the loop (they belong to the context's isolation).
+    isolated deinit {
         protocols.deinitialize(count: 2)
         protocols.deallocate()
         foreignLoops.deallocate()
@@ -69,28 +75,31 @@ final class LWSClientContext: @unchecked Sendable { // @unchecked: wraps lws_con
 
     // MARK: - Creation (loop thread)
 
-    /// The context of `loop`, created on first use. Loop thread only.
+    /// The loop is this actor's executor.
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
+    /// The context of `loop`, created on first use. Loop thread only (checked at run time).
     static func obtain(loop: MainLoop) throws -> LWSClientContext {
         if let existing = LWSContextCache.shared.context(loop: loop) { return existing }
-        let context = try create(loop: loop)
+        let context = LWSClientContext(loop: loop)
+        try context.assumeIsolated { try $0.create() }
         guard LWSContextCache.shared.insert(context, loop: loop) else {
-            context.destroy()
+            context.assumeIsolated { $0.destroy() }
             throw WebSocketError(kind: .other, message: "the main loop '\(loop.name)' is stopping")
         }
         return context
     }
 
-    private static func create(loop: MainLoop) throws -> LWSClientContext {
+    private func create() throws {
         LWSLogBridge.install()
-        let box = LWSClientContext()
-        box.foreignLoops.pointee = UnsafeMutableRawPointer(loop.loop)
+        foreignLoops.pointee = UnsafeMutableRawPointer(loop.loop)
 
         var info = lws_context_creation_info()
         info.port = CONTEXT_PORT_NO_LISTEN
-        info.protocols = UnsafePointer(box.protocols)
+        info.protocols = UnsafePointer(protocols)
         info.options = UInt64(LWS_SERVER_OPTION_GLIB) // no DO_SSL_GLOBAL_INIT here: see the type's doc
-        info.foreign_loops = box.foreignLoops
-        info.user = Unmanaged.passUnretained(box).toOpaque()
+        info.foreign_loops = foreignLoops
+        info.user = Unmanaged.passUnretained(self).toOpaque()
         // Our own timer enforces connectTimeout; keep lws's timeouts out of its way.
         info.timeout_secs = 300
         info.connect_timeout_secs = 300
@@ -98,14 +107,13 @@ final class LWSClientContext: @unchecked Sendable { // @unchecked: wraps lws_con
         info.uid = -1
 
         let started = DispatchTime.now()
-        guard let handle = lws_create_context(&info) else {
+        guard let created = lws_create_context(&info) else {
             throw WebSocketError(kind: .other, message: "could not create the libwebsockets client context (see the lws log)")
         }
-        box.handle = handle
-        box.cancellable.withLock { $0 = Int(bitPattern: UnsafeRawPointer(handle)) }
-        box.plainVhost = lws_get_vhost_by_name(handle, "default")
-        Log.debug("transport", "lws context created in \(formatMilliseconds(since: started)) ms")
-        return box
+        handle = created
+        cancellable.withLock { $0 = Int(bitPattern: UnsafeRawPointer(created)) }
+        plainVhost = lws_get_vhost_by_name(created, "default")
+        Log.debug("transport", "lws context created in \(Self.formatMilliseconds(since: started)) ms")
     }
 
     /// The vhost of connections without TLS.
@@ -155,14 +163,14 @@ final class LWSClientContext: @unchecked Sendable { // @unchecked: wraps lws_con
     func serviceAll(broadcastVhost: OpaquePointer?) {
         guard broadcastVhost == nil || broadcastVhost == plainVhost else { return }
         for connection in Array(connections.values) {
-            connection.serviceRequests(insideCallback: true)
+            connection.assumeIsolated { _ = $0.serviceRequests(insideCallback: true) }
         }
     }
 
     // MARK: - Any thread
 
     /// Wakes the loop thread's lws service (the only lws call allowed off the loop thread).
-    func cancelService() {
+    nonisolated func cancelService() {
         cancellable.withLock { address in
             if let handle = OpaquePointer(bitPattern: address) { lws_cancel_service(handle) }
         }
@@ -179,7 +187,7 @@ final class LWSClientContext: @unchecked Sendable { // @unchecked: wraps lws_con
         plainVhost = nil
         tlsVhosts.removeAll()
         for connection in Array(connections.values) {
-            connection.contextDestroyed()
+            connection.assumeIsolated { $0.contextDestroyed() }
         }
         connections.removeAll()
     }
@@ -200,12 +208,20 @@ final class LWSContextCache: Sendable {
         let loopID = ObjectIdentifier(loop)
         let registered = loop.addStopHandler { [self] in
             let doomed = contexts.withLock { $0.removeValue(forKey: loopID) }
-            doomed?.destroy()
+            doomed?.assumeIsolated { $0.destroy() } // stop handlers run on the loop thread
         }
         guard registered else { return false }
         contexts.withLock { $0[loopID] = context }
         return true
     }
+}
+
+/// An lws pointer (context, vhost) handed between the context and connection actors, which share
+/// the loop executor; kept as an integer address so it is Sendable without `@unchecked`.
+struct LWSPointer: Sendable {
+    let address: Int
+    init(_ pointer: OpaquePointer) { address = Int(bitPattern: UnsafeRawPointer(pointer)) }
+    var pointer: OpaquePointer { OpaquePointer(bitPattern: address)! }
 }
 
 /// Calls `body` with a C string for `string`, or nil.

@@ -75,9 +75,10 @@ public final class WebSocketConnection: Sendable {
     }
 
     /// Creates the loop's lws context (and whatever `then` sets up in it); failures are logged.
-    private static func prewarmContext(loop: MainLoop, then: (LWSClientContext) throws -> Void) {
+    private static func prewarmContext(loop: MainLoop, then: @Sendable (isolated LWSClientContext) throws -> Void) {
         do {
-            try then(LWSClientContext.obtain(loop: loop))
+            let context = try LWSClientContext.obtain(loop: loop)
+            try context.assumeIsolated { try then($0) }
         } catch {
             Log.warning("transport", "prewarming the WebSocket transport failed: \(error)")
         }
