@@ -19,25 +19,26 @@ public actor Agent {
         case failed
     }
 
-    private var config: AgentConfig
+    // Internal (not private) where Agent+Push and Agent+SessionEvents need it; actor-isolated all the same.
+    var config: AgentConfig
     private let tokenStore: TokenStore
-    private let session: WCSSession
+    let session: WCSSession
     private let publish: @Sendable (JSONValue) -> Void
     private let notifier: SystemdNotifier?
-    private let callManager: CallManager
+    let callManager: CallManager
 
-    private var phase: AgentPhase = .starting
+    var phase: AgentPhase = .starting
     private var backoff: Backoff
     private var attemptTask: Task<WakeResult, Never>?
     private var retryTask: Task<Void, Never>?
     private var retryAt: Date?
     private var pumpTask: Task<Void, Never>?
-    private var connectedSince: Date?
-    private var lastError: String?
+    var connectedSince: Date?
+    var lastError: String?
     private var sentReady = false
     private var resumeCount = 0
-    private var pushedCallIds = PushDeduplicator()
-    private var announcedCallIds = PushDeduplicator()
+    var pushedCallIds = PushDeduplicator()
+    var announcedCallIds = PushDeduplicator()
 
     /// Creates the agent; nothing happens until `start()`.
     public init(config: AgentConfig, tokenStore: TokenStore, notifier: SystemdNotifier? = nil,
@@ -149,47 +150,6 @@ public actor Agent {
         let result = await task.value
         attemptTask = nil
         return result
-    }
-
-    /// Seconds a push waits after the wake for the server to replay the pushed call (the replay
-    /// arrives within milliseconds of `getUserData`; this only covers event delivery).
-    static let pushReplayGrace: Double = 0.5
-
-    /// Handles a push (`reconnect --payload`, the webhook): wakes the agent once per call id; if the
-    /// pushed call is there it rings as usual, if it ended before the session came back it is
-    /// recorded as `missed_while_asleep`, published as `missed_call` and never rung.
-    public func wake(push: PushPayload) async -> PushWakeResult {
-        let received = Date()
-        guard !announcedCallIds.contains(push.callId), pushedCallIds.insert(push.callId) else {
-            Log.info("push", "push for call \(push.callId): already seen, not waking again")
-            return PushWakeResult(outcome: .duplicate, wake: nil)
-        }
-        Log.info("push", "push for call \(push.callId) from \(push.handle ?? "?")")
-        let result = await wake(reason: "push for call \(push.callId)")
-        guard phase == .online else {
-            pushedCallIds.remove(push.callId)
-            return PushWakeResult(outcome: .notConnected, wake: result)
-        }
-        let deadline = Date().addingTimeInterval(Self.pushReplayGrace)
-        while !announcedCallIds.contains(push.callId) && Date() < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        if announcedCallIds.contains(push.callId) { return PushWakeResult(outcome: .ringing, wake: result) }
-        recordMissed(push, received: received)
-        return PushWakeResult(outcome: .missed, wake: result)
-    }
-
-    private func recordMissed(_ push: PushPayload, received: Date) {
-        Log.notice("push", "call \(push.callId) from \(push.handle ?? "?") ended before the session came back: missed while asleep")
-        let record = CallRecord(callId: push.callId, direction: "incoming", caller: push.handle, callee: config.sipLogin,
-                                displayName: nil, started: received, answered: nil, ended: Date(),
-                                endResult: .missedWhileAsleep, info: "ended before the session came back")
-        do {
-            try CallRecordStore(directory: config.stateDir).append(record)
-        } catch {
-            Log.error("push", "cannot record the missed call \(push.callId): \(error)")
-        }
-        publishEvent(.missedCall(callId: push.callId, caller: push.handle, uuid: push.uuid))
     }
 
     /// Closes the socket on purpose; the server keeps the session. Stays asleep until `wake`.
@@ -391,7 +351,7 @@ public actor Agent {
         return .failed
     }
 
-    private func scheduleRetry() {
+    func scheduleRetry() {
         let delay = backoff.next()
         phase = .waitingToRetry
         retryAt = Date().addingTimeInterval(delay)
@@ -413,49 +373,8 @@ public actor Agent {
         _ = await wake(reason: "retry")
     }
 
-    // MARK: - Session events
-
-    private func onSessionEvent(_ event: SessionEvent) async {
-        switch event {
-        case .stateChanged(let s):
-            publishEvent(.sessionState(s.rawValue))
-        case .disconnected(let reason):
-            publishEvent(.disconnected(reason: reason.description))
-            guard reason.isUnexpected, phase == .online else { return }
-            connectedSince = nil
-            lastError = reason.description
-            Log.warning("agent", "lost the connection (\(reason)); resuming by token")
-            scheduleRetry()
-        case .registrationFailed(let status, let info):
-            publishEvent(.registrationFailed(.reported(status: status, info: info)))
-        case .incomingCall(let info, let offer, let replayed):
-            _ = announcedCallIds.insert(info.callId)
-            await callManager.incoming(info, offer: offer, replayed: replayed)
-        case .callStatus(let info):
-            await callManager.statusChanged(info)
-        case .remoteSDP(let callId, let sdp):
-            await callManager.remoteSDP(callId: callId, sdp: sdp)
-        case .transfer(let callId, let status, let info):
-            publishEvent(.transfer(callId: callId, status: status, info: info))
-        case .dataEvent(let payload):
-            publishEvent(.data(payload: payload))
-        case .dataStatus(let operationId, let status, let info):
-            publishEvent(.dataStatus(operationId: operationId, status: status, info: info))
-        case .sessionDebug(let status, let file):
-            publishEvent(.serverDebug(status: status, file: file))
-        case .warning(let text):
-            publishEvent(.warning(message: text))
-        }
-    }
-
-    /// The calls of a lost server session are gone: record them as connection_lost.
-    private func loseCalls(_ reason: String) {
-        let manager = callManager, lostAt = Date()
-        Task { await manager.sessionLost(reason: reason, lostAt: lostAt) }
-    }
-
     /// Stamps the event with the time and hands its wire JSON to the subscribers.
-    private func publishEvent(_ event: AgentEvent) {
+    func publishEvent(_ event: AgentEvent) {
         publish(TimedAgentEvent(event).json)
     }
 }

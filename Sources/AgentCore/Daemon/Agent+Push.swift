@@ -1,0 +1,48 @@
+import Foundation
+import MainLoop
+import WCSSession
+
+/// Push handling of `Agent` (on the agent actor): wake once per pushed call id, then ring the call
+/// if the server replays it, or record it as missed while asleep.
+extension Agent {
+    /// Seconds a push waits after the wake for the server to replay the pushed call (the replay
+    /// arrives within milliseconds of `getUserData`; this only covers event delivery).
+    static let pushReplayGrace: Double = 0.5
+
+    /// Handles a push (`reconnect --payload`, the webhook): wakes the agent once per call id; if the
+    /// pushed call is there it rings as usual, if it ended before the session came back it is
+    /// recorded as `missed_while_asleep`, published as `missed_call` and never rung.
+    public func wake(push: PushPayload) async -> PushWakeResult {
+        let received = Date()
+        guard !announcedCallIds.contains(push.callId), pushedCallIds.insert(push.callId) else {
+            Log.info("push", "push for call \(push.callId): already seen, not waking again")
+            return PushWakeResult(outcome: .duplicate, wake: nil)
+        }
+        Log.info("push", "push for call \(push.callId) from \(push.handle ?? "?")")
+        let result = await wake(reason: "push for call \(push.callId)")
+        guard phase == .online else {
+            pushedCallIds.remove(push.callId)
+            return PushWakeResult(outcome: .notConnected, wake: result)
+        }
+        let deadline = Date().addingTimeInterval(Self.pushReplayGrace)
+        while !announcedCallIds.contains(push.callId) && Date() < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        if announcedCallIds.contains(push.callId) { return PushWakeResult(outcome: .ringing, wake: result) }
+        recordMissed(push, received: received)
+        return PushWakeResult(outcome: .missed, wake: result)
+    }
+
+    private func recordMissed(_ push: PushPayload, received: Date) {
+        Log.notice("push", "call \(push.callId) from \(push.handle ?? "?") ended before the session came back: missed while asleep")
+        let record = CallRecord(callId: push.callId, direction: "incoming", caller: push.handle, callee: config.sipLogin,
+                                displayName: nil, started: received, answered: nil, ended: Date(),
+                                endResult: .missedWhileAsleep, info: "ended before the session came back")
+        do {
+            try CallRecordStore(directory: config.stateDir).append(record)
+        } catch {
+            Log.error("push", "cannot record the missed call \(push.callId): \(error)")
+        }
+        publishEvent(.missedCall(callId: push.callId, caller: push.handle, uuid: push.uuid))
+    }
+}

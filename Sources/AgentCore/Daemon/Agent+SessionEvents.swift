@@ -1,0 +1,47 @@
+import Foundation
+import MainLoop
+import WCSSession
+
+/// Routing of session events by `Agent` (on the agent actor): connection events change the
+/// connection lifecycle; call events go to `CallManager`, the one owner of calls; the rest are
+/// published as they are.
+extension Agent {
+    func onSessionEvent(_ event: SessionEvent) async {
+        switch event {
+        case .stateChanged(let s):
+            publishEvent(.sessionState(s.rawValue))
+        case .disconnected(let reason):
+            publishEvent(.disconnected(reason: reason.description))
+            guard reason.isUnexpected, phase == .online else { return }
+            connectedSince = nil
+            lastError = reason.description
+            Log.warning("agent", "lost the connection (\(reason)); resuming by token")
+            scheduleRetry()
+        case .registrationFailed(let status, let info):
+            publishEvent(.registrationFailed(.reported(status: status, info: info)))
+        case .incomingCall(let info, let offer, let replayed):
+            _ = announcedCallIds.insert(info.callId)
+            await callManager.incoming(info, offer: offer, replayed: replayed)
+        case .callStatus(let info):
+            await callManager.statusChanged(info)
+        case .remoteSDP(let callId, let sdp):
+            await callManager.remoteSDP(callId: callId, sdp: sdp)
+        case .transfer(let callId, let status, let info):
+            publishEvent(.transfer(callId: callId, status: status, info: info))
+        case .dataEvent(let payload):
+            publishEvent(.data(payload: payload))
+        case .dataStatus(let operationId, let status, let info):
+            publishEvent(.dataStatus(operationId: operationId, status: status, info: info))
+        case .sessionDebug(let status, let file):
+            publishEvent(.serverDebug(status: status, file: file))
+        case .warning(let text):
+            publishEvent(.warning(message: text))
+        }
+    }
+
+    /// The calls of a lost server session are gone: record them as connection_lost.
+    func loseCalls(_ reason: String) {
+        let manager = callManager, lostAt = Date()
+        Task { await manager.sessionLost(reason: reason, lostAt: lostAt) }
+    }
+}
