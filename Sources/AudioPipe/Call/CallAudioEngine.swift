@@ -2,7 +2,9 @@ import AudioRTP
 import Foundation
 import MainLoop
 
-/// The 20 ms media clock of one call, on its own `AudioTickThread`.
+/// The 20 ms media work of one call, ticked by the process-wide `MediaClock` (one thread for all
+/// calls; the first tick runs as soon as the engine starts, so the first frame goes out right
+/// after DTLS).
 ///
 /// Each tick: pull one frame from the source (always, so a live source keeps pace; silence when
 /// muted), encode, packetize, SRTP-protect and send it, or send the tick's RFC 4733 packets
@@ -33,7 +35,10 @@ final class CallAudioEngine: @unchecked Sendable {
     }
 
     private let setup: Setup
-    private let thread = AudioTickThread(name: "wcs-audio")
+    private let clock: MediaClock
+    private let lifecycle = NSLock()
+    private var registration: MediaClock.Registration?
+    private var stopped = false
 
     // Audio thread only.
     private var packetizer: RTPPacketizer
@@ -48,8 +53,9 @@ final class CallAudioEngine: @unchecked Sendable {
     private var reportedFailures = Set<String>()
 
     /// An engine for `setup`; the thread starts with `start()`.
-    init(setup: Setup) throws(CallMediaError) {
+    init(setup: Setup, clock: MediaClock = .shared) throws(CallMediaError) {
         self.setup = setup
+        self.clock = clock
         do {
             packetizer = try RTPPacketizer(payloadType: setup.codecs.codec.payloadType, clockRate: setup.codecs.codec.clockRate,
                                            ssrc: setup.ssrc)
@@ -61,16 +67,25 @@ final class CallAudioEngine: @unchecked Sendable {
         rtcpScheduler = RTCPScheduler(minimumInterval: setup.rtcpMinimumInterval)
     }
 
-    /// Starts the audio thread (named `wcs-audio`). Does nothing after `stop()`.
+    /// Joins the media clock (thread `wcs-media`): the first tick runs at once. Does nothing
+    /// after a first `start()` or after `stop()`.
     func start() {
-        thread.start { [self] now, skipped in
-            tick(now: now, skipped: skipped)
+        lifecycle.withLock {
+            guard registration == nil, !stopped else { return }
+            registration = clock.register { [self] now, skipped in
+                tick(now: now, skipped: skipped)
+            }
         }
     }
 
-    /// Stops the audio thread and waits for its current tick to finish. Idempotent.
+    /// Leaves the media clock and waits for this call's tick in progress to finish. Idempotent.
     func stop() {
-        thread.stop()
+        let leaving: MediaClock.Registration? = lifecycle.withLock {
+            stopped = true
+            defer { registration = nil }
+            return registration
+        }
+        if let leaving { clock.unregister(leaving) }
     }
 
     /// Tells the peer our stream ends: an RR + SDES + BYE compound (RFC 3550 section 6.6).

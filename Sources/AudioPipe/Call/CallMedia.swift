@@ -11,7 +11,7 @@ import MainLoop
 /// on `events`. `close()` ends everything (and closes the source and sink).
 ///
 /// Threads: libnice and DTLS run on `loop` (`CallMediaTransport`); the 20 ms send and playout
-/// clock runs on one dedicated audio thread per call (`CallAudioEngine`); the public methods
+/// clock runs on the one media clock thread of the process (`MediaClock`, `CallAudioEngine`); the public methods
 /// are safe from any thread.
 public final class CallMedia: @unchecked Sendable {
     private enum Phase {

@@ -1,0 +1,150 @@
+import Foundation
+import MainLoop
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one 20 ms media clock of the process: a single thread (`wcs-media`) ticks every running
+/// call, instead of one audio thread per call. Deadlines are absolute `CLOCK_MONOTONIC` times
+/// (start + n x period, no drift); the thread sleeps on a condition variable bound to that clock,
+/// so a newly registered call is woken at once and gets its first tick (its first frame goes out
+/// right after DTLS) without waiting for the next shared deadline.
+///
+/// A round that runs late is followed by the next ones back to back until the clock is caught
+/// up; more than `maximumCatchUp` periods behind, the missed periods are skipped and reported to
+/// each tick as `skipped`. With no call registered the thread waits without a timeout.
+///
+/// Runs on: the clock thread calls every tick; `register` and `unregister` are safe from any
+/// thread. A class because it owns the thread and the pthread mutex and condition variable.
+final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex`, a pthread_mutex_t
+    /// What a registered call's tick is called with.
+    typealias Tick = (_ now: Double, _ skipped: Int) -> Void
+
+    /// One registered call.
+    final class Registration: @unchecked Sendable {  // @unchecked: fields under the clock's mutex
+        fileprivate var tick: Tick?
+        fileprivate var needsFirstTick = true
+        fileprivate init(tick: @escaping Tick) { self.tick = tick }
+    }
+
+    /// The clock every call uses.
+    static let shared = MediaClock(name: "wcs-media")
+
+    /// The period in nanoseconds (20 ms).
+    let periodNanoseconds: Int
+    /// Periods the clock may fall behind before it skips instead of catching up.
+    let maximumCatchUp: Int
+    private let name: String
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    // Under `mutex`.
+    private var registrations: [Registration] = []
+    private var running: Registration?
+    private var threadStarted = false
+    private var clockThread: pthread_t?
+
+    init(name: String, periodNanoseconds: Int = 20_000_000, maximumCatchUp: Int = 10) {
+        self.name = name
+        self.periodNanoseconds = periodNanoseconds
+        self.maximumCatchUp = maximumCatchUp
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    /// Adds a call: `tick` runs on the clock thread at once and then every period, until
+    /// `unregister`. Starts the thread on first use.
+    func register(_ tick: @escaping Tick) -> Registration {
+        let registration = Registration(tick: tick)
+        locked {
+            registrations.append(registration)
+            if !threadStarted {
+                threadStarted = true
+                let thread = Thread { [self] in run() }
+                thread.name = name
+                thread.stackSize = 1 << 20
+                thread.start()
+            }
+            pthread_cond_broadcast(condition)
+        }
+        return registration
+    }
+
+    /// Removes a call and waits for its tick in progress to finish (at most one tick), so no tick
+    /// runs once this returns. From a tick itself it only removes the call. Idempotent.
+    func unregister(_ registration: Registration) {
+        locked {
+            registrations.removeAll { $0 === registration }
+            let onClockThread = clockThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+            while running === registration && !onClockThread { pthread_cond_wait(condition, mutex) }
+            registration.tick = nil  // releases what the closure captured
+        }
+    }
+
+    /// Calls registered (for tests and the scaling figures).
+    var registeredCount: Int { locked { registrations.count } }
+
+    private func run() {
+        locked { clockThread = pthread_self() }
+        var deadline = Self.now() + periodNanoseconds
+        pthread_mutex_lock(mutex)
+        while true {
+            if registrations.isEmpty {
+                pthread_cond_wait(condition, mutex)
+                deadline = Self.now() + periodNanoseconds  // the first ticks run at once, below
+                continue
+            }
+            let fresh = registrations.filter(\.needsFirstTick)
+            if !fresh.isEmpty {
+                for registration in fresh { registration.needsFirstTick = false }
+                runRound(fresh, now: Self.now(), skipped: 0)
+                continue
+            }
+            let now = Self.now()
+            let behind = now - deadline
+            if behind < 0 {
+                var wake = timespec(tv_sec: deadline / 1_000_000_000, tv_nsec: deadline % 1_000_000_000)
+                pthread_cond_timedwait(condition, mutex, &wake)
+                continue
+            }
+            var skipped = 0
+            if behind > maximumCatchUp * periodNanoseconds {
+                skipped = behind / periodNanoseconds
+                deadline += skipped * periodNanoseconds
+                Log.notice("audio", "\(name): clock \(behind / 1_000_000) ms behind; skipping \(skipped) frames")
+            }
+            runRound(registrations, now: now, skipped: skipped)
+            deadline += periodNanoseconds
+        }
+    }
+
+    /// Runs each registration's tick (mutex held on entry and exit, released around each tick).
+    private func runRound(_ round: [Registration], now: Int, skipped: Int) {
+        let seconds = Double(now) / 1_000_000_000
+        for registration in round {
+            guard let tick = registration.tick, registrations.contains(where: { $0 === registration }) else { continue }
+            running = registration
+            pthread_mutex_unlock(mutex)
+            tick(seconds, skipped)
+            pthread_mutex_lock(mutex)
+            running = nil
+            pthread_cond_broadcast(condition)
+        }
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+
+    private static func now() -> Int {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return time.tv_sec * 1_000_000_000 + time.tv_nsec
+    }
+}
