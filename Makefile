@@ -9,9 +9,15 @@ APT_PACKAGES := pkg-config libwebsockets-dev libglib2.0-dev libnice-dev libopus-
 APT_PACKAGES += systemd
 # strace watches the real daemon's fsync calls (DurableWritesTests).
 APT_PACKAGES += strace
+# make deb: dpkg-shlibdeps (dpkg-dev), strip (binutils), man pages checked by lintian (make deb-lint).
+APT_PACKAGES += dpkg-dev binutils
+# TURNRelayTests run calls through a real coturn (turnserver) on loopback.
+APT_PACKAGES += coturn
 SWIFT_FLAGS ?=
+VERSION := $(shell sed -n 's/.*static let version = "\([^"]*\)".*/\1/p' Sources/AgentCore/AgentCore.swift)
+DEB := $(CURDIR)/.build-deb/wcs-agent_$(VERSION)_$(shell dpkg --print-architecture).deb
 
-.PHONY: deps build release test demo bench fleet mutate clean
+.PHONY: deps build release deb deb-lint test demo bench fleet mutate clean
 
 # Installs the Debian packages the build and tests need; does nothing when all are present.
 deps:
@@ -30,14 +36,28 @@ build: deps
 release: deps
 	swift build -c release $(SWIFT_FLAGS)
 
-test: deps
+# The Debian package (.build-deb/wcs-agent_VERSION_ARCH.deb): a release build of the wcs-agent
+# product with the Swift runtime linked in, in its own scratch path (.build-deb) so the debug
+# build in .build stays valid. Depends computed by dpkg-shlibdeps. See packaging/README.md.
+deb: deps
+	packaging/deb/build-deb.sh
+
+# lintian on the package (installs lintian; not part of make test: it takes a minute).
+deb-lint: deb
+	@dpkg-query -W -f='$${Status}' lintian 2>/dev/null | grep -q "install ok installed" || \
+		{ SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; $$SUDO apt-get install -y lintian; }
+	lintian --fail-on error --info $(DEB)
+
+# The package test (PackageInstallTests, root only) installs the .deb that `make deb` built.
+test: deps deb
 	swift build --build-tests $(SWIFT_FLAGS)
 	/usr/bin/python3 Tests/Emulator/selftest.py
 	/usr/bin/python3 Tests/Emulator/selftest_media.py
-	swift test --skip-build --no-parallel $(SWIFT_FLAGS)
+	/usr/bin/python3 Tests/Fleet/small_fleet_test.py "$$(swift build --show-bin-path $(SWIFT_FLAGS))/wcs-agent"
+	WCS_AGENT_DEB=$(DEB) swift test --skip-build --no-parallel $(SWIFT_FLAGS)
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-deb
 
 # The main job on the emulator: push wakes the sleeping agent, it resumes by token, the call rings.
 demo: release

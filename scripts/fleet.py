@@ -71,7 +71,7 @@ def restart_round(fleet, cport, timeout, push_after=None):
         "attempts per agent, max": max(per_agent),
         "attempts per agent, mean": round(sum(per_agent) / len(per_agent), 2),
         "connection attempts": log["total"],
-        "  of which": ", ".join(f"{n} {k}" for k, n in sorted(log["by_kind"].items())),
+        "attempts by kind": ", ".join(f"{n} {k}" for k, n in sorted(log["by_kind"].items())),
         "refused with 1013": log["refused"],
         "attempts spread over (s)": round((log["last"] or t0) - (log["first"] or t0), 2),
     }
@@ -110,6 +110,9 @@ def main():
         time.sleep(1)
         memory = fleet.memory_mb()
         wake = fleet.normal_wake(cport, control)
+        # Let the woken agent finish its resume: a restart within milliseconds of a resume's getUserData
+        # strands today's agent (online without a socket; issue 8), which is not what this run measures.
+        time.sleep(1)
         rounds = [restart_round(fleet, cport, args.timeout),
                   restart_round(fleet, cport, args.timeout, push_after=args.push_after)]
         dead = [a.login for a in fleet.agents if a.process.poll() is not None]
@@ -134,7 +137,7 @@ def print_table(result):
     print("| figure | restart | restart + push |")
     print("|---|---|---|")
     for key in list(second):
-        print(f"| {key.strip()} | {first.get(key, '')} | {second[key]} |")
+        print(f"| {key} | {first.get(key, '')} | {second[key]} |")
     for key in ("agents' RSS sum (MB)", "agents' PSS sum (MB)", "normal wake: reconnect -> resumed (s)"):
         print(f"| {key} | {result[key]} | |")
     if result["agents exited early"]:

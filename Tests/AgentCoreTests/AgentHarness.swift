@@ -14,6 +14,8 @@ final class AgentHarness: @unchecked Sendable {
     let stateDir: String
     let passwordFile: String
     let logPath: String
+    /// The `wcs-agent` executable this harness runs (default: the one built next to the tests).
+    let agentBinary: String
     private(set) var daemon: ChildProcess?
 
     /// The `wcs-agent` executable built next to the test bundle.
@@ -27,9 +29,10 @@ final class AgentHarness: @unchecked Sendable {
     }
 
     /// - Parameter emulatorArguments: receives the harness (for paths) and returns extra emulator flags.
-    init(password: String = AgentHarness.password, media: EmulatorProcess.Media = .fixed,
+    init(password: String = AgentHarness.password, media: EmulatorProcess.Media = .fixed, binary: String = AgentHarness.binary,
          emulatorArguments: (TemporaryDirectory) -> [String] = { _ in [] }) throws
     {
+        agentBinary = binary
         scratch = try TemporaryDirectory(prefix: "wcs-agent-test")
         socketPath = scratch.file("control.sock")
         stateDir = scratch.file("state")
@@ -54,7 +57,7 @@ final class AgentHarness: @unchecked Sendable {
                     "--state-dir", stateDir, "--socket", socketPath, "--log-level", "debug"] + extra
         var env = ProcessInfo.processInfo.environment
         env["NOTIFY_SOCKET"] = nil
-        let command = launcher.isEmpty ? [Self.binary] + args : launcher + [Self.binary] + args
+        let command = launcher.isEmpty ? [agentBinary] + args : launcher + [agentBinary] + args
         daemon = try ChildProcess(executable: command[0], arguments: Array(command.dropFirst()), stderrPath: logPath, environment: env)
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
@@ -68,7 +71,7 @@ final class AgentHarness: @unchecked Sendable {
     /// Runs a CLI verb to completion: exit code and stdout.
     @discardableResult
     func cli(_ arguments: [String], timeout: Double = 30) throws -> (code: Int32, output: String) {
-        let child = try ChildProcess(executable: Self.binary, arguments: arguments, stderrPath: scratch.file("cli-stderr-\(UUID().uuidString)"))
+        let child = try ChildProcess(executable: agentBinary, arguments: arguments, stderrPath: scratch.file("cli-stderr-\(UUID().uuidString)"))
         let output = child.readToEnd(timeout: timeout)
         guard let code = child.waitForExit(timeout: timeout) else {
             child.kill()

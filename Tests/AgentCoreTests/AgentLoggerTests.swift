@@ -83,4 +83,19 @@ import Testing
         SecretRedactor.unregister(base + "-longer")
         #expect(SecretRedactor.redact(base) == base)
     }
+
+    @Test func onlyWholeOccurrencesAreMasked() {
+        let token = "t\(UUID().uuidString.prefix(8))"
+        SecretRedactor.register(token)
+        defer { SecretRedactor.unregister(token) }
+        #expect(SecretRedactor.redact("x\(token) \(token)9 \(token)") == "x\(token) \(token)9 [redacted]")
+        #expect(SecretRedactor.redact("(\(token)), \"\(token)\"") == "([redacted]), \"[redacted]\"")
+    }
+
+    @Test func aPasswordFileIsNotRegisteredSoOrdinaryWordsStay() throws {
+        let dir = ScratchDirectory()
+        let path = dir.write("pw", "secret\n", mode: 0o600)
+        #expect(try ConfigLoader.readSecret(path: path, what: "SIP password file") == "secret")
+        #expect(SecretRedactor.redact("the token file holds a secret") == "the token file holds a secret")
+    }
 }

@@ -15,7 +15,7 @@ import Testing
         expected.socketPath = "/run/wcs-agent/control.sock"
         #expect(config == expected)
         #expect(config.appKey == "defaultApp" && config.register && config.keepAlive && !config.insecureTLS)
-        #expect(config.logLevel == .info && config.receiveProbes == 10 && config.probesInterval == 5)
+        #expect(config.logLevel == .info && config.receiveProbes == 3 && config.probesInterval == 5)
         #expect(config.connectTimeout == 10 && config.backoffCap == 60 && config.sipPassword == nil)
     }
 
@@ -38,7 +38,7 @@ import Testing
             socket_group = wcs
             log_level = debug
             keepalive = off
-            receive_probes = 3
+            receive_probes = 4
             probes_interval = 2
             backoff_cap = 30s
             """)
@@ -48,7 +48,7 @@ import Testing
         #expect(fromFile.sipLogin == "1001" && fromFile.sipAuthName == "1001" && fromFile.sipDomain == "sip.example")
         #expect(fromFile.sipOutboundProxy == "proxy.example" && fromFile.sipPort == 5060 && !fromFile.register)
         #expect(fromFile.stateDir == "/srv/state" && fromFile.socketPath == "/srv/control.sock" && fromFile.socketGroup == "wcs")
-        #expect(fromFile.logLevel == .debug && !fromFile.keepAlive && fromFile.receiveProbes == 3)
+        #expect(fromFile.logLevel == .debug && !fromFile.keepAlive && fromFile.receiveProbes == 4)
         #expect(fromFile.probesInterval == 2 && fromFile.backoffCap == 30)
 
         let overridden = try ConfigLoader.load(arguments: [
@@ -63,7 +63,7 @@ import Testing
         #expect(overridden.appKey == "flagApp" && overridden.sipDomain == "d2" && overridden.sipOutboundProxy == "p2")
         #expect(overridden.caFile == "/ca.pem" && overridden.socketGroup == "g2" && overridden.sipLogin == "1002")
         // Not overridden: still from the file.
-        #expect(overridden.insecureTLS && overridden.connectTimeout == 2.5 && !overridden.keepAlive && overridden.receiveProbes == 3)
+        #expect(overridden.insecureTLS && overridden.connectTimeout == 2.5 && !overridden.keepAlive && overridden.receiveProbes == 4)
     }
 
     @Test func lastOfRegisterAndNoRegisterWins() throws {

@@ -9,15 +9,16 @@ import WCSSession
     @Test func parsesTheWCSPushAndIgnoresExtraFields() throws {
         let p = try PushPayload(data: Data(#"{"id":"c-1","uuid":"u-1","handle":"1002","extra":{"x":[1]}}"#.utf8))
         #expect(p == PushPayload(callId: "c-1", uuid: "u-1", handle: "1002"))
-        let numeric = try PushPayload(data: Data(" {\"id\": 42, \"handle\": 1002}\n".utf8))
-        #expect(numeric.callId == "42" && numeric.handle == "1002" && numeric.uuid == nil)
+        let spaced = try PushPayload(data: Data(" {\"id\": \"42\", \"handle\": \"1002\"}\n".utf8))
+        #expect(spaced.callId == "42" && spaced.handle == "1002" && spaced.uuid == nil)
         #expect(try PushPayload(json: p.json) == p)
     }
 
     @Test(arguments: [
         ("", "empty"), ("garbage", "not valid JSON"), ("[1,2]", "not a JSON object"), ("{\"uuid\":\"u\"}", "no \"id\""),
         ("{\"id\":\"\"}", "non-empty call id"), ("{\"id\":{\"a\":1}}", "must be a string"), ("{\"id\":\"x\",\"handle\":[1]}", "must be a string"),
-        ("{\"id\": null}", "no \"id\""),
+        ("{\"id\": null}", "no \"id\""), ("{\"id\":1}", "\"id\" must be a string"), ("{\"id\":true}", "must be a string"),
+        ("{\"id\":\"c\",\"uuid\":7}", "\"uuid\" must be a string"), ("{\"id\":\"c\",\"handle\":1002}", "\"handle\" must be a string"),
     ])
     func refusesGarbageWithAClearMessage(_ input: String, _ expected: String) {
         #expect {

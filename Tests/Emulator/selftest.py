@@ -16,8 +16,9 @@ import tempfile
 import threading
 
 from emulator_harness import Emulator, Runner, connect
+from selftest_variants import VariantChecks, cli_flags
 
-USERS = {f"10{n:02d}": f"pw{n}" for n in range(1, 40)}
+USERS = {f"1{n:03d}": f"pw{n}" for n in range(1, 80)}
 
 CLIENT_OFFER = "\r\n".join([
     "v=0", "o=- 4611731400430051336 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0",
@@ -36,10 +37,21 @@ class Checks:
         self.emu = emulator
         self.push_file = push_file
         self._next = iter(sorted(USERS))
+        self.client_offer, self.client_answer = CLIENT_OFFER, CLIENT_ANSWER
 
     def user(self):
         login = next(self._next)
         return login, USERS[login]
+
+    async def detached(self, login: str) -> dict:
+        """Waits until the login's session is detached (the server notices a close a moment after
+        the client's close handshake ends); returns its GET /sessions entry."""
+        for _ in range(40):
+            session = (await self.emu.aget(f"/sessions?login={login}"))[0]
+            if not session["connected"]:
+                return session
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"session of {login} still attached: {session}")
 
     async def registered_client(self, keep_alive=True):
         login, password = self.user()
@@ -87,8 +99,8 @@ class Checks:
     async def resume_by_token(self):
         client, login, data = await self.registered_client()
         await client.close()
-        session = (await self.emu.aget(f"/sessions?login={login}"))[0]
-        assert not session["connected"] and session["expires_in"] > 3000, session
+        session = await self.detached(login)
+        assert session["expires_in"] > 3000, session
         again = await connect(self.emu.url)
         await again.resume(data["authToken"])
         resumed = (await again.expect("getUserData"))[0]
@@ -165,6 +177,7 @@ class Checks:
         try:
             client, login, _ = await self.registered_client()
             await client.close()
+            await self.detached(login)
             ring = await self.emu.apost("/ring", {"login": login, "caller": "2009"})
             for _ in range(300):  # up to 30 s: on a loaded machine the POST can take seconds
                 if bodies:
@@ -485,12 +498,16 @@ async def main() -> int:
     runner = Runner()
     try:
         for name in [n for n in Checks.__dict__ if not n.startswith("_") and n not in (
-                "user", "registered_client")]:
+                "user", "registered_client", "detached")]:
             await runner.run(name, getattr(checks, name))
+        variants = VariantChecks(checks)
+        for name in [n for n in VariantChecks.__dict__ if not n.startswith("_")]:
+            await runner.run(f"variant_{name}", getattr(variants, name))
     finally:
         emulator.stop()
         os.unlink(push_file)
     await tls_mode(runner)
+    await cli_flags(runner)
     return runner.summary(emulator)
 
 

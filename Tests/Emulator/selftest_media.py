@@ -240,6 +240,78 @@ class MediaChecks:
         await peer.close()
         await client.close()
 
+    # -- server variant --ice-lite (README "Server variants") -----------------------------------
+
+    async def _lite_call(self, login: str, strip_lite: bool):
+        """An incoming call on a lite emulator leg; the client peer counts the checks it receives.
+        With strip_lite the client does not learn that the emulator is lite (it answers controlled)."""
+        client = await self._login(login)
+        await self.emu.apost("/ring", {"login": login})
+        call_id, offer = await client.expect("setRemoteSDP")
+        assert "\r\na=ice-lite\r\n" in offer, offer
+        peer = ClientPeer()
+        if strip_lite:
+            offer = offer.replace("a=ice-lite\r\n", "")
+        try:
+            await self._lite_answer(client, peer, call_id, offer)
+        finally:
+            await peer.close()
+            await client.close()
+
+    async def _lite_answer(self, client, peer, call_id: str, offer: str) -> None:
+        answer = await peer.answer(offer)
+        ice = peer.pc.getTransceivers()[0].sender.transport.transport
+        checks_received = []
+        original = ice._connection.request_received
+        ice._connection.request_received = lambda message, addr, protocol, raw: (
+            checks_received.append(addr), original(message, addr, protocol, raw))
+        await client.send("answer", {"callId": call_id, "sdp": answer})
+        await client.expect("talk")
+        for _ in range(100):
+            await asyncio.sleep(0.1)
+            media = await self._media(call_id)
+            if peer.received_seconds() >= 1.0 and media["recorded_seconds"] >= 1.0:
+                break
+        assert media["ice_state"] == "completed" and media["dtls_state"] == "connected", media
+        assert peer.received_seconds() >= 1.0 and media["recorded_seconds"] >= 1.0, media
+        assert checks_received == [], f"the lite leg sent {len(checks_received)} checks"
+        assert ice.role == "controlling", ice.role
+        await client.send("hangup", {"callId": call_id})
+        await client.expect("finish")
+
+    async def ice_lite_incoming_call(self):
+        await self.emu.apost("/config", {"ice_lite": True})
+        try:
+            await self._lite_call("1006", strip_lite=False)
+            # a client that ignores a=ice-lite starts controlled: every check gets 487 until it
+            # switches to controlling (RFC 8445 7.3.1.1)
+            await self._lite_call("1007", strip_lite=True)
+        finally:
+            await self.emu.apost("/config", {"ice_lite": False})
+
+    async def ice_lite_outgoing_call(self):
+        await self.emu.apost("/config", {"ice_lite": True})
+        try:
+            client = await self._login("1008")
+            peer = ClientPeer()
+            await client.send("call", {"callId": "out-lite", "callee": "3000", "sdp": await peer.offer()})
+            _, answer = await client.expect("setRemoteSDP")
+            assert "\r\na=ice-lite\r\n" in answer, answer
+            await peer.accept(answer)
+            await client.expect("talk")
+            for _ in range(100):
+                await asyncio.sleep(0.1)
+                media = await self._media("out-lite")
+                if peer.received_seconds() >= 1.0 and media["recorded_seconds"] >= 1.0:
+                    break
+            assert media["ice_state"] == "completed" and peer.received_seconds() >= 1.0, media
+            await client.send("hangup", {"callId": "out-lite"})
+            await client.expect("finish")
+            await peer.close()
+            await client.close()
+        finally:
+            await self.emu.apost("/config", {"ice_lite": False})
+
 
 def quiet_closed_transport_noise(loop, context) -> None:
     """A peer closed before its ICE started makes aiortc log an unretrieved task error: expected here."""
@@ -252,12 +324,13 @@ async def main() -> int:
     asyncio.get_running_loop().set_exception_handler(quiet_closed_transport_noise)
     record_dir = tempfile.mkdtemp(prefix="wcs-media-selftest-")
     emulator = Emulator("--media", "aiortc", "--record-dir", record_dir,
-                        *[f"--user=100{n}:pw" for n in range(1, 6)])
+                        *[f"--user=100{n}:pw" for n in range(1, 9)])
     runner = Runner()
     checks = MediaChecks(emulator)
     try:
         for name in ("incoming_call_tone_both_ways", "outgoing_call_without_client_candidates",
-                     "file_source_is_played", "ice_failure_fails_the_call", "dtls_fingerprint_mismatch_fails_the_call"):
+                     "file_source_is_played", "ice_failure_fails_the_call", "dtls_fingerprint_mismatch_fails_the_call",
+                     "ice_lite_incoming_call", "ice_lite_outgoing_call"):
             await runner.run(name, getattr(checks, name), timeout=60)
     finally:
         emulator.stop()

@@ -5,7 +5,7 @@ struct CLICommand: Sendable {
     /// Where `wcs-agent --help` lists a command.
     enum Section: String, CaseIterable, Sendable {
         case daemon = "Daemon:"
-        case client = "Talking to a running daemon (flags: --socket PATH | --config FILE, --timeout S):"
+        case client = "Talking to a running daemon (flags: --socket PATH | --line NAME | --config FILE, --timeout S):"
         case offline = "Without a daemon:"
         case terminal = "The ringing terminal:"
     }
@@ -34,8 +34,8 @@ struct CLICommand: Sendable {
         CLICommand(name: "history", usage: "[--json] [--limit N] [--state-dir DIR | --config FILE]",
                    summary: "finished calls from the call journal (calls.jsonl in the state dir)",
                    section: .offline, run: { HistoryCommand.run($0) }),
-        CLICommand(name: "prompt", usage: "[--ring-timeout S]",
-                   summary: "attach this terminal: rings on calls, one-key answer/hangup/hold/\nmute/DTMF/transfer, q detaches (daemon and calls keep running)",
+        CLICommand(name: "prompt", usage: "[--ring-timeout S] [--socket PATH | --line NAME | --config FILE]",
+                   summary: "attach this terminal: rings on calls, one-key answer/hangup/hold/\nmute/DTMF/transfer, q detaches (daemon and calls keep running);\nwhen the daemon restarts it says so, waits and attaches again",
                    section: .terminal, run: PromptCommand.run),
     ]
 
@@ -53,7 +53,7 @@ struct CLICommand: Sendable {
 
     /// `wcs-agent NAME --help`.
     var help: String {
-        let flags = section == .client ? " [--socket PATH | --config FILE] [--timeout S]" : ""
+        let flags = section == .client ? " [--socket PATH | --line NAME | --config FILE] [--timeout S]" : ""
         return "usage: wcs-agent \(name)\(usage.isEmpty ? "" : " " + usage)\(flags)\n\n\(summary)"
     }
 }

@@ -5,16 +5,18 @@ import WCSSession
 /// Blocking socket I/O on the CLI's main task (the process does nothing else meanwhile).
 enum ClientCommands {
     /// Flags every client verb takes, on top of its own.
-    static let connectionSpec = ArgumentSpec(valueFlags: ["--socket", "--config", "--timeout"], booleanFlags: ["--json"])
+    static let connectionSpec = ArgumentSpec(valueFlags: ["--socket", "--config", "--line", "--timeout"], booleanFlags: ["--json"])
 
-    /// `wcs-agent VERB ...` for a verb of the table.
+    /// `wcs-agent VERB ...` for a verb of the table (`status --all`: every line, `LineStatus`).
     static func run(_ verb: AnyControlVerb, _ arguments: [String]) async -> Int32 {
+        if verb.name == ControlVerbs.status.name && arguments.contains("--all") { return LineStatus.run(arguments) }
         let parsed: ParsedArguments
         let send: AnyControlVerb.Send
         let timeout: Double?
         do {
             parsed = try ParsedArguments(arguments, spec: connectionSpec.merging(verb.flags))
             timeout = try self.timeout(parsed)
+            _ = try AgentLine.selected(parsed, useEnvironment: true)  // a bad line name is a usage error
             send = try verb.command(parsed)
         } catch {
             CLI.printError("wcs-agent \(verb.name): \(error)")
@@ -31,6 +33,7 @@ enum ClientCommands {
             parsed = try ParsedArguments(arguments, spec: connectionSpec)
             _ = try CLIArguments.none(parsed)
             timeout = try self.timeout(parsed)
+            _ = try AgentLine.selected(parsed, useEnvironment: true)
         } catch {
             CLI.printError("wcs-agent events: \(error)")
             return ExitCode.usage.rawValue
@@ -73,16 +76,23 @@ enum ClientCommands {
         return seconds
     }
 
-    /// `--socket`, else the config file's `[agent] socket`, else `$WCS_AGENT_SOCKET`, else
-    /// `$RUNTIME_DIRECTORY/control.sock`, else /run/wcs-agent/control.sock.
+    /// `--socket`, else `--line`'s socket, else the config file's `[agent] socket`, else
+    /// `$WCS_AGENT_SOCKET`, else `$WCS_AGENT_LINE`'s socket, else `$RUNTIME_DIRECTORY/control.sock`,
+    /// else /run/wcs-agent/control.sock. (`AgentLine` says where a line's socket is.)
     static func socketPath(_ parsed: ParsedArguments) throws -> String {
         if let path = parsed.value("--socket") { return path }
+        if parsed.value("--line") != nil, let line = try AgentLine.selected(parsed, useEnvironment: false) {
+            return try line.controlSocket()
+        }
         if let file = parsed.value("--config") {
             let config = try ConfigFile.load(path: file)
             if let path = try config.section("agent").path("socket") { return path }
         }
         let env = ProcessInfo.processInfo.environment
         if let path = env["WCS_AGENT_SOCKET"], !path.isEmpty { return path }
+        if parsed.value("--config") == nil, let line = try AgentLine.selected(parsed, useEnvironment: true) {
+            return try line.controlSocket()
+        }
         if let dir = env["RUNTIME_DIRECTORY"]?.split(separator: ":").first { return "\(dir)/control.sock" }
         return AgentConfig.defaultSocketPath
     }

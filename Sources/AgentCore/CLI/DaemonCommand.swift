@@ -30,7 +30,6 @@ enum DaemonCommand {
             return ExitCode.failure.rawValue
         }
         AgentLogger.install(level: config.logLevel, environment: environment)
-        if let password = config.sipPassword { SecretRedactor.register(password) }
 
         let notifier = SystemdNotifier(environment: environment)
         let broadcaster = EventBroadcaster()

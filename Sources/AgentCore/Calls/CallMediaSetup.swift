@@ -13,7 +13,8 @@ extension CallManager {
             source.close()
             throw error
         }
-        var ice = ICEConfiguration(controlling: controlling, localAddresses: config.mediaAddresses)
+        var ice = ICEConfiguration(controlling: controlling,
+                                  localAddresses: MediaAddresses.effective(configured: config.mediaAddresses, server: config.server))
         if let stun = config.stunServer {
             let parts = stun.split(separator: ":")
             ice.stunServer = ICEServerAddress(host: String(parts[0]), port: parts.count > 1 ? UInt16(parts[1]) ?? 3478 : 3478)
@@ -24,6 +25,7 @@ extension CallManager {
                                           username: user, password: password,
                                           transport: TURNServer.Transport(rawValue: config.turnTransport) ?? .udp)]
         }
+        ice.relayOnly = config.iceTransportPolicy == "relay"
         var media = CallMediaConfiguration(ice: ice)
         media.includeCandidates = config.includeCandidates
         media.codecs = config.codecs.compactMap { AudioCodecKind(rawValue: $0) }

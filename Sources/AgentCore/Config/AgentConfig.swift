@@ -44,8 +44,9 @@ public struct AgentConfig: Sendable, Equatable {
     public var insecureTLS: Bool = false
     /// Minimum log level.
     public var logLevel: LogLevel = .info
-    /// How many missed WebSocket probes (pings) mean the connection is dead.
-    public var receiveProbes: Int = 10
+    /// How many missed WebSocket probes (pings) mean the connection is dead: 3 x 5 s notices a dead
+    /// server within 15 s (the Web SDK's 10 x 5 s would leave a phone deaf for 50 s).
+    public var receiveProbes: Int = 3
     /// Seconds between WebSocket probes.
     public var probesInterval: Double = 5.0
     /// Seconds allowed for connecting (TCP + TLS + WebSocket upgrade + WCS `connect`).
@@ -70,6 +71,8 @@ public struct AgentConfig: Sendable, Equatable {
     public var turnPassword: String?
     /// TURN transport: udp, tcp or tls (`[media] turn_transport`).
     public var turnTransport: String = "udp"
+    /// `all`, or `relay` to send media only through the TURN relay (`[media] ice_transport_policy`).
+    public var iceTransportPolicy: String = "all"
     /// Put our ICE candidates in the SDP (`[media] include_candidates`; WCS also learns them from checks).
     public var includeCandidates: Bool = true
     /// Codec preference (`[media] codecs`, e.g. `opus,pcmu,pcma`).

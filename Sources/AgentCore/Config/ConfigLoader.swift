@@ -24,7 +24,7 @@ public enum ConfigLoader {
         "sip": ["login", "auth_name", "password_file", "domain", "outbound_proxy", "port", "register"],
         "agent": ["state_dir", "socket", "socket_group", "log_level", "keepalive", "receive_probes", "probes_interval", "backoff_cap"],
         "audio": ["source", "sink", "answer"],
-        "media": ["addresses", "stun", "turn", "turn_user", "turn_password_file", "turn_transport", "include_candidates", "codecs"],
+        "media": ["addresses", "stun", "turn", "turn_user", "turn_password_file", "turn_transport", "ice_transport_policy", "include_candidates", "codecs"],
         "calls": ["max_calls", "ring_timeout"],
         "hooks": ["on_incoming", "on_call_end", "timeout"],
         "push": ["listen", "secret_file"],
@@ -127,6 +127,12 @@ public enum ConfigLoader {
             }
             config.turnTransport = v.lowercased()
         }
+        if let v = try media.nonEmptyString("ice_transport_policy") {
+            guard ["all", "relay"].contains(v.lowercased()) else {
+                throw ConfigError("invalid ice_transport_policy \"\(v)\" in [media]: expected all or relay")
+            }
+            config.iceTransportPolicy = v.lowercased()
+        }
         if let v = try media.bool("include_candidates") { config.includeCandidates = v }
         if let v = try media.nonEmptyString("codecs") { config.codecs = list(v).map { $0.lowercased() } }
 
@@ -211,8 +217,9 @@ public enum ConfigLoader {
         config.sipPasswordFile = path
     }
 
-    /// Reads a one-line secret file: trailing CR/LF removed, empty is an error. The secret is
-    /// registered with `SecretRedactor`. Errors name the file, never its content.
+    /// Reads a one-line secret file: trailing CR/LF removed, empty is an error. Errors name the
+    /// file, never its content. The secret is not registered with `SecretRedactor`: it is never
+    /// formatted into log text, and masking a human-chosen word would reveal it.
     public static func readSecret(path: String, what: String) throws -> String {
         let data: Data
         do {
@@ -225,7 +232,6 @@ public enum ConfigLoader {
         }
         while secret.last?.isNewline == true { secret.removeLast() }
         guard !secret.isEmpty else { throw ConfigError("\(what) \(path) is empty") }
-        SecretRedactor.register(secret)
         return secret
     }
 
@@ -247,6 +253,9 @@ public enum ConfigLoader {
         }
         if config.turnServer != nil && (config.turnUser == nil || config.turnPassword == nil) {
             throw ConfigError("[media] turn needs turn_user and turn_password_file")
+        }
+        if config.iceTransportPolicy == "relay" && config.turnServer == nil {
+            throw ConfigError("[media] ice_transport_policy = relay needs a turn server")
         }
         for codec in config.codecs where !["opus", "pcmu", "pcma"].contains(codec) {
             throw ConfigError("unknown codec \"\(codec)\" in [media] codecs: expected opus, pcmu or pcma")

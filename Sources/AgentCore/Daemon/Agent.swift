@@ -260,8 +260,8 @@ public actor Agent {
         }
         if let stored, stored.server == config.server {
             Log.info("agent", "resuming the server session by token (\(reason))")
-            let outcome = await session.resume(token: Secret(stored.token))
-            return handle(outcome, stored: stored)
+            let outcome = await session.resume(token: Secret(stored.token), sessionId: stored.sessionId)
+            return await confirmed(handle(outcome, stored: stored))
         }
         if let stored, stored.server != config.server {
             Log.notice("agent", "stored token belongs to \(stored.server), not \(config.server); logging in")
@@ -269,18 +269,31 @@ public actor Agent {
         Log.info("agent", "logging in to \(config.server) (\(reason))")
         do {
             let result = try await session.login()
-            return handleLogin(result, relogin: false)
+            return await confirmed(handleLogin(result, relogin: false))
         } catch {
             return failed(error, retry: error.kind != .tokenRejected)
         }
     }
 
+    /// Never online without a socket: a disconnect that came while the attempt was still running
+    /// (and was ignored then) turns an "online" result into a lost connection and a retry.
+    private func confirmed(_ result: WakeResult) async -> WakeResult {
+        guard phase == .online, await session.state == .disconnected else { return result }
+        connectedSince = nil
+        lastError = "the socket closed right after the session came up"
+        Log.warning("agent", "\(lastError!); resuming by token")
+        scheduleRetry()
+        return .failed
+    }
+
     private func handle(_ outcome: ResumeOutcome, stored: StoredToken) -> WakeResult {
         switch outcome {
         case .resumed(let info):
+            if info.token.value != stored.token { save(info) }  // rotated by the server: same session, calls kept
             online(info, event: .resumed(sessionId: info.sessionId, pendingCalls: nil))
             return .resumed
         case .resumedWithPendingCall(let info, let pending):
+            if info.token.value != stored.token { save(info) }
             online(info, event: .resumed(sessionId: info.sessionId, pendingCalls: pending.map(\.callId)))
             return .resumedWithPendingCall
         case .reloggedIn(let result, let why):

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// `wcs-agent prompt [--socket PATH | --config FILE] [--ring-timeout SECONDS]`: attaches this
+/// `wcs-agent prompt [--socket PATH | --line NAME | --config FILE] [--ring-timeout SECONDS]`: attaches this
 /// terminal to the running daemon. It rings on incoming calls and takes one-key commands; `q`
 /// detaches and leaves the daemon and its calls running. Several prompts may attach at once: all
 /// of them draw from the daemon's events and `status`, so what one does shows in the others.
@@ -12,7 +12,7 @@ import Glibc
 /// works line by line: state changes print as plain lines and each stdin line is a command
 /// (`a`, `d`, `h`, `p`, `m`, `q`, `DIGITS` or `dtmf DIGITS`, `t TARGET`); end of input detaches.
 enum PromptCommand {
-    static let spec = ArgumentSpec(valueFlags: ["--socket", "--config", "--ring-timeout"])
+    static let spec = ArgumentSpec(valueFlags: ["--socket", "--config", "--line", "--ring-timeout"])
 
     /// Default seconds a call rings before the caller gives up, for the countdown (the daemon's
     /// events do not carry the server's ring timeout unless a `ring_timeout` field is present).
@@ -45,13 +45,9 @@ enum PromptCommand {
         let live = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         do {
             let path = try ClientCommands.socketPath(parsed)
-            let events = try ControlClient.connect(path: path, timeout: 5)
-            let requests = try ControlClient.connect(path: path, timeout: 5)
-            defer {
-                events.close()
-                requests.close()
-            }
-            let session = PromptSession(events: events, requests: requests, input: STDIN_FILENO,
+            let connection = try PromptConnection(path: path)
+            defer { connection.close() }
+            let session = PromptSession(connection: connection, input: STDIN_FILENO,
                                         output: STDOUT_FILENO, live: live, ringTimeout: ringTimeout)
             var terminal: RawTerminal?
             if live {

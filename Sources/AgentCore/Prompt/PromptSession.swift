@@ -13,15 +13,13 @@ final class PromptSession: @unchecked Sendable {
     private let screen: PromptScreen  // guarded by lock
     private var exitCode: Int32?  // guarded by lock
     private var exitMessage = ""  // guarded by lock
-    private let events: ControlClient  // event thread only
-    private let requests: ControlClient  // input thread only
+    private let connection: PromptConnection  // events: event thread; requests: input thread
     private let input: Int32
     private let wake: [Int32]  // self-pipe: the event thread wakes the input thread to stop
 
-    /// Takes two connected clients: `events` for the subscription, `requests` for verbs.
-    init(events: ControlClient, requests: ControlClient, input: Int32, output: Int32, live: Bool, ringTimeout: Double) {
-        self.events = events
-        self.requests = requests
+    /// Takes the connected pair: `events` for the subscription, `requests` for verbs.
+    init(connection: PromptConnection, input: Int32, output: Int32, live: Bool, ringTimeout: Double) {
+        self.connection = connection
         self.input = input
         screen = PromptScreen(fd: output, live: live)
         state = PromptState(defaultRingTimeout: ringTimeout)
@@ -32,14 +30,11 @@ final class PromptSession: @unchecked Sendable {
 
     deinit { wake.forEach(FileDescriptorIO.close) }
 
-    /// Subscribes, shows the state and runs until detached (q), stdin ends, or the daemon goes away.
-    /// Blocks the calling thread; returns the exit code.
+    /// Subscribes, shows the state and runs until detached (q) or stdin ends. When the daemon
+    /// goes away it says so, waits for it and attaches again. Blocks the calling thread; returns
+    /// the exit code.
     func run() throws -> Int32 {
-        try events.hello()
-        try requests.hello()
-        try events.subscribe(timeout: 5)
-        let status = try statusJSON()
-        update { $0.apply(status: status, now: Date()) }
+        try attach()
         let thread = Thread { [self] in eventLoop() }
         thread.stackSize = 1 << 20
         thread.start()
@@ -61,9 +56,35 @@ final class PromptSession: @unchecked Sendable {
 
     // MARK: - Event thread
 
+    /// Says `hello` on both connections, subscribes on the events one and shows a fresh status.
+    private func attach() throws {
+        try connection.events.hello()
+        try connection.requests.hello()
+        try connection.events.subscribe(timeout: 5)
+        let status = try statusJSON()
+        update { $0.apply(status: status, now: Date()) }
+    }
+
+    /// After the daemon went away: says so, waits until it is back and attaches again.
+    private func reattach(after error: Error) {
+        notes(["wcs-agent went away (\(error)); waiting for it to come back (q quits)"])
+        while connection.reconnect(stopped: { stopped }) {
+            do {
+                try attach()
+                notes(["wcs-agent is back: attached again"])
+                return
+            } catch ControlClientError.protocolMismatch(let message) {
+                return stop(code: ExitCode.protocolMismatch.rawValue, message: "wcs-agent prompt: \(message)")
+            } catch {
+                continue  // it went away again while we attached
+            }
+        }
+    }
+
     private func eventLoop() {
         while !stopped {
             do {
+                let events = connection.events
                 let event = try events.nextEvent(timeout: 0.5)
                 var outcome = PromptState.EventOutcome()
                 update {
@@ -78,7 +99,7 @@ final class PromptSession: @unchecked Sendable {
             } catch ControlClientError.timedOut {
                 update { _ in false }  // countdowns and durations tick
             } catch {
-                stop(code: ExitCode.failure.rawValue, message: "wcs-agent prompt: lost the daemon: \(error)")
+                if !stopped { reattach(after: error) }
             }
         }
     }
@@ -200,7 +221,7 @@ final class PromptSession: @unchecked Sendable {
 
     /// A fresh `status` for the state (event thread only).
     private func statusJSON() throws -> JSONValue {
-        try ControlCoding.json(try events.request(ControlVerbs.status, NoArguments()))
+        try ControlCoding.json(try connection.events.request(ControlVerbs.status, NoArguments()))
     }
 
     /// Sends one typed verb on the requests connection; failures become notes (an older daemon's
@@ -209,7 +230,7 @@ final class PromptSession: @unchecked Sendable {
         where Arguments: CallTargeting
     {
         do {
-            let result = try requests.request(verb, arguments, timeout: timeout ?? 15)
+            let result = try connection.requests.request(verb, arguments, timeout: timeout ?? 15)
             let json = (try? ControlCoding.json(result)) ?? .null
             update {
                 $0.apply(result: json, callId: arguments.callId ?? "")
@@ -224,7 +245,7 @@ final class PromptSession: @unchecked Sendable {
         } catch ControlClientError.timedOut {
             notes(["\(verb.name): no answer from wcs-agent yet; watch for the result here"])
         } catch {
-            stop(code: ExitCode.failure.rawValue, message: "wcs-agent prompt: lost the daemon: \(error)")
+            notes(["\(verb) not sent: wcs-agent is not attached (\(error))"])
         }
     }
 

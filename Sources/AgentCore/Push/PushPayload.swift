@@ -41,19 +41,18 @@ public struct PushPayload: Sendable, Equatable {
         try self.init(json: json)
     }
 
-    /// Reads the fields of a parsed push. `id` may be a string or an integer; `uuid` and `handle`
-    /// must be strings (or numbers) when present.
+    /// Reads the fields of a parsed push. `id`, and `uuid` and `handle` when present, must be JSON
+    /// strings, as WCS sends them (its call ids are UUID strings): `{"id": 1}` is not a WCS push.
     public init(json: JSONValue) throws(PushPayloadError) {
         guard let object = json.objectValue else {
             throw PushPayloadError("push payload is not a JSON object (expected {\"id\": callId, \"uuid\": ..., \"handle\": caller})")
         }
         func text(_ key: String) throws(PushPayloadError) -> String? {
             guard let value = object[key], !value.isNull else { return nil }
-            switch value {
-            case .string(let s): return s
-            case .number: return value.stringValue
-            default: throw PushPayloadError("push payload field \"\(key)\" must be a string")
+            guard case .string(let s) = value else {
+                throw PushPayloadError("push payload field \"\(key)\" must be a string")
             }
+            return s
         }
         guard let id = try text("id") else {
             throw PushPayloadError("push payload has no \"id\" (the call id)")

@@ -15,7 +15,7 @@ public enum AtomicFile {
     public static func write(_ data: Data, to path: String, mode: mode_t) throws {
         let directory = Self.directory(of: path)
         let base = (path as NSString).lastPathComponent
-        let temporary = "\(directory)/.\(base).tmp-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        let temporary = "\(directory)/\(temporaryName(for: base))"
 
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw SystemCallError.current("create temporary file for", path: path) }
@@ -32,6 +32,20 @@ public enum AtomicFile {
         guard rename(temporary, path) == 0 else { throw SystemCallError.current("replace", path: path) }
         renamed = true
         syncDirectory(directory)
+    }
+
+    /// The name of a new temporary file for `base`: `.<base>.tmp-<our pid>-<random hex>`.
+    static func temporaryName(for base: String) -> String {
+        ".\(base).tmp-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+    }
+
+    /// The pid of the process that created a file named by `temporaryName`, or nil for any other name.
+    static func temporaryWriter(_ name: String) -> pid_t? {
+        guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards) else { return nil }
+        let parts = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, !parts[1].isEmpty,
+              parts[1].allSatisfy(\.isHexDigit) else { return nil }
+        return pid
     }
 
     /// The directory part of `path` (`.` for a bare file name).

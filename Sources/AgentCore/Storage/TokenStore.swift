@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,6 +12,8 @@ import MainLoop
 ///   `token.json.corrupt-<UTC time>`, so it is never silently lost.
 /// - The token never appears in errors or logs; loaded and saved tokens are registered with
 ///   `SecretRedactor`.
+/// - The first `load` (the daemon's start) runs `StateDirectoryHousekeeping`: the directory is
+///   tightened to 0700 and temporary token copies left by a killed writer are removed.
 /// Thread-safe.
 public final class TokenStore: Sendable {
     /// The file name inside the directory.
@@ -21,6 +24,7 @@ public final class TokenStore: Sendable {
     /// The token file path.
     public let path: String
     private let lock = NSLock()
+    private let housekeepingDone = Mutex(false)
 
     /// A store for `directory` (created on first save if missing).
     public init(directory: String) {
@@ -32,6 +36,9 @@ public final class TokenStore: Sendable {
     /// (moved aside) and `SystemCallError` when the file cannot be read.
     public func load() throws -> StoredToken? {
         lock.lock(); defer { lock.unlock() }
+        if housekeepingDone.withLock({ done in defer { done = true }; return !done }) {
+            StateDirectoryHousekeeping.run(directory: directory)
+        }
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == ENOENT { return nil }

@@ -70,6 +70,7 @@ public struct ConfigReloadPlan: Sendable, Equatable {
             changed("[media] turn_user", \.turnUser, from: old, to: new),
             changed("[media] turn_password", \.turnPassword, from: old, to: new),
             changed("[media] turn_transport", \.turnTransport, from: old, to: new),
+            changed("[media] ice_transport_policy", \.iceTransportPolicy, from: old, to: new),
             changed("[media] include_candidates", \.includeCandidates, from: old, to: new),
             changed("[media] codecs", \.codecs, from: old, to: new),
         ].compactMap { $0 }

@@ -1,11 +1,14 @@
 import Foundation
 import Synchronization
 
-/// Masks registered secrets (SIP password, auth token) in text: the second line of defence behind
-/// "never log secrets". `AgentLogger` applies it to every line.
+/// Masks registered secrets (auth tokens) in text: the second line of defence behind "never log
+/// secrets". `AgentLogger` applies it to every line.
 ///
-/// Secrets shorter than 4 characters are ignored (masking them would garble ordinary text).
-/// Thread-safe.
+/// Only whole occurrences are masked: one with a letter or digit right before or after it is part of
+/// a longer word and stays. Human-chosen secrets (SIP, TURN passwords, the push secret) are not
+/// registered: they are never formatted into log text in the first place, and masking a password
+/// that is an ordinary word would reveal it ("it holds a [redacted]"). Secrets shorter than 4
+/// characters are ignored. Thread-safe.
 public enum SecretRedactor {
     /// What a masked secret is replaced with.
     public static let mask = "[redacted]"
@@ -32,9 +35,24 @@ public enum SecretRedactor {
         guard !secrets.isEmpty else { return text }
         var result = text
         for secret in secrets where result.contains(secret) {
-            result = result.replacingOccurrences(of: secret, with: mask)
+            result = maskWhole(secret, in: result)
         }
         return result
+    }
+
+    /// `text` with each occurrence of `secret` that is not part of a longer word replaced by `mask`.
+    static func maskWhole(_ secret: String, in text: String) -> String {
+        var result = ""
+        var rest = text[...]
+        while let found = rest.range(of: secret) {
+            let before = found.lowerBound > rest.startIndex ? rest[rest.index(before: found.lowerBound)] : nil
+            let after = found.upperBound < rest.endIndex ? rest[found.upperBound] : nil
+            let inWord = [before, after].contains { $0?.isLetter == true || $0?.isNumber == true }
+            result += rest[..<found.lowerBound]
+            result += inWord ? String(rest[found]) : mask
+            rest = rest[found.upperBound...]
+        }
+        return result + rest
     }
 }
 

@@ -69,6 +69,9 @@ public struct ICEConfiguration: Sendable {
     public var stunServer: ICEServerAddress?
     /// TURN servers for relayed candidates (their passwords are never logged).
     public var turnServers: [TURNServer]
+    /// Relay-only: gather and use only relayed (TURN) candidates, so all media goes through the
+    /// relay (libnice's `force-relay`). Off by default.
+    public var relayOnly: Bool = false
     /// Whether to gather and check ICE-TCP candidates as well (RFC 6544). Off by default.
     public var iceTCP: Bool
     /// Seconds from `setRemote` until the agent must be ready; otherwise it fails with

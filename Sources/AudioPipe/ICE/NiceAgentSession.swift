@@ -113,6 +113,7 @@ final class NiceAgentSession: @unchecked Sendable {
         cnice_set_bool(agent, "ice-udp", 1)
         cnice_set_bool(agent, "ice-tcp", configuration.iceTCP ? 1 : 0)
         cnice_set_bool(agent, "keepalive-conncheck", configuration.keepaliveConsent ? 1 : 0)
+        cnice_set_bool(agent, "force-relay", configuration.relayOnly ? 1 : 0)
         do {
             for entry in configuration.localAddresses {
                 try NiceLocalAddress.add(entry, to: agent)

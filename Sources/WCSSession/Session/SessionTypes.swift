@@ -18,8 +18,9 @@ public struct WCSSessionConfiguration: Sendable {
     /// `sipRegisterRequired`: register so that incoming calls reach us.
     public var registerRequired = true
     /// Server pings that may be missed before the connection counts as lost (0 disables).
-    public var receiveProbes = 10
-    /// Seconds between ping-loss probes (protocol doc §6: 10 x 5 s by default).
+    public var receiveProbes = 3
+    /// Seconds between ping-loss probes. 3 x 5 s notices a dead server within 15 s; protocol doc §6's
+    /// Web SDK numbers (10 x 5 s) take 50 s.
     public var probesInterval: Double = 5
     /// Seconds to wait for `registered` (or a registration `fail`) after a fresh login.
     public var registrationTimeout: Double = 15

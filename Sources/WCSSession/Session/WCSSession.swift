@@ -9,8 +9,10 @@ import MainLoop
 /// previous one first, so there are never two connections). Events arrive on `events` in order.
 ///
 /// Decisions on open points of the protocol doc (see Sources/WCSSession/README.md):
-/// a resume sends no SIP fields; a `getUserData` with a different token, a `fail`, or a close
-/// before `getUserData` means the token is gone and a full login follows; a resumed session whose
+/// a resume sends no SIP fields; a `getUserData` with a different token for a different session, a
+/// `fail`, or a close before `getUserData` means the token is gone and a full login follows; a new
+/// token for the same `sessionId` is a rotation (resumed, new token); a `registered` before
+/// `getUserData` counts; a socket lost right after a resume's `getUserData` fails the resume; a resumed session whose
 /// `getUserData` echoes `sipRegisterRequired: true` counts as registered (no `registered` is
 /// re-sent); `setRemoteSDP` for an unknown call is cached until `notifyIncomingCall`.
 public actor WCSSession {
@@ -84,25 +86,36 @@ public actor WCSSession {
     }
 
     /// Comes back to the server session of `token`. Never two sockets: any current one closes
-    /// first. When the token is refused, gone or replaced, a full login follows (if credentials
-    /// are configured) and `.reloggedIn` carries the new token to store.
-    public func resume(token: Secret) async -> ResumeOutcome {
+    /// first. When the token is refused, gone or replaced by a different session, a full login
+    /// follows (if credentials are configured) and `.reloggedIn` carries the new token to store.
+    /// A new token for the **same** session (`sessionId` equal to `sessionId`, or to the session
+    /// held before) is a rotation: the outcome is `.resumed` with the new token in its info.
+    /// A socket that dies right after `getUserData` gives `.failed(.closed)`, never `.resumed`.
+    public func resume(token: Secret, sessionId: String? = nil) async -> ResumeOutcome {
         await beginOperation()
         defer { endOperation() }
         var request = baseRequest()
         request.authToken = token
+        let heldSession = sessionId ?? sessionInfo?.sessionId
         switch await open(request) {
         case .established(let user):
-            guard user.authToken == token else {
-                Log.notice("session", "resume: server issued a different token (session was not kept); logging in again")
-                closeSocket()
-                return await relogin(reason: "server started a new session")
+            if user.authToken != token {
+                guard let id = user.sessionId, id == heldSession else {
+                    Log.notice("session", "resume: server issued a different token for a different session; logging in again")
+                    closeSocket()
+                    return await relogin(reason: "server started a new session")
+                }
+                Log.notice("session", "resume: the server rotated the token of session \(id); keeping the session")
             }
             let info = SessionInfo(token: user.authToken, sessionId: user.sessionId, sipLogin: user.sipLogin)
             sessionInfo = info
             if user.sipRegisterRequired ?? configuration.registerRequired { setState(.registered) }
             if configuration.resumeSettle > 0 {
                 try? await Task.sleep(for: .seconds(configuration.resumeSettle))
+            }
+            guard connection != nil, state == .established || state == .registered else {
+                Log.warning("session", "resume: the socket closed right after getUserData")
+                return .failed(SessionError(.closed, "socket closed right after the resume's getUserData"))
             }
             let pending = replayedSinceHandshake
             Log.info("session", "resumed session \(info.sessionId ?? "?") by token; \(pending.count) ringing call(s)")
@@ -393,7 +406,8 @@ public actor WCSSession {
             break
         case .getUserData(let user):
             Log.debug("session", "← getUserData (session \(user.sessionId ?? "?"), login \(user.sipLogin ?? "-"))")
-            setState(.established)
+            // A `registered` that came first (some servers send it before getUserData) stays.
+            if case .registered? = registration { setState(.registered) } else { setState(.established) }
             finishHandshake(.established(user), generation: generation)
         case .registered(let status, let info):
             if let status, status.uppercased() != "REGISTERED" {

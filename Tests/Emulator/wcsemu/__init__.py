@@ -12,6 +12,9 @@ Modules:
     media_webrtc the aiortc media engine: a real WebRTC leg (default)
     audio       media sources (tone, file, silence) and the WAV recorder for the aiortc engine
     connection  one client WebSocket: framing, ping/pong, silence switches
+    variants    server variants: behaviours a real WCS may show where the protocol is open
+    variant_settings  flags and run-time settings of the variants
+    ice_lite    ICE-lite for the aiortc leg (variant --ice-lite)
     sessions    session lifecycle: login, registration, keepAlive, token resume, expiry
     calls       call flows: incoming, outgoing, hold, DTMF, transfer, hangup
     push        out-of-band push delivery for detached sessions

@@ -107,7 +107,7 @@ class Admission:
         if isinstance(token, str) and token:
             known = token in self.emulator.sessions.by_token
             entry["kind"] = "resume" if known else (
-                "token_refused" if self.emulator.settings.bad_token == "fail" else "token_new_session")
+                "token_refused" if self.emulator.settings.bad_token in ("fail", "close") else "token_new_session")
             login = login or self.token_logins.get(token)
         else:
             entry["kind"] = "login"

@@ -36,12 +36,13 @@ class CallManager:
         session = self.emulator.sessions.by_id.get(call.session_id)
         return session.conn if session is not None else None
 
-    async def _send(self, call: Call, name: str, args: List[Any]) -> None:
+    async def _send(self, call: Call, name: str, args: List[Any]) -> bool:
+        """Sends a frame for the call to its session's socket; False if it was not delivered."""
         conn = self._conn_of(call)
         if conn is None:
             log.info("call %s: %s not delivered (session detached or gone)", call.id, name)
-            return
-        await conn.send(name, args)
+            return False
+        return await conn.send(name, args)
 
     async def _status(self, call: Call, name: str, status: str, info: Optional[str] = None) -> None:
         await self._send(call, name, [call.status_object(status, info)])
@@ -89,7 +90,9 @@ class CallManager:
         self._cancel_timers(call)
         log.info("call %s ended: %s (%s, %s)", call.id, status, info, reason)
         if notify:
-            await self._status(call, "finish", status, info)
+            obj = call.status_object(status, info)
+            if not await self._send(call, "finish", [obj]):
+                self.emulator.variants.remember_finish(call, obj)
         await self.emulator.engine.stop(call)
 
     def on_media_failure(self, call: Call, info: str) -> None:
@@ -306,7 +309,7 @@ class CallManager:
             call = self.calls.get(call_id)
             if call is None or not call.live or (call.incoming and call.state == RINGING):
                 continue
-            await self.finish(call, "FINISH", NORMAL_CLEARING, "socket_lost", notify=False)
+            await self.finish(call, "FINISH", NORMAL_CLEARING, "socket_lost")
 
     async def end_for_session(self, session, reason: str) -> None:
         """The session is destroyed: all its live calls end."""

@@ -186,6 +186,7 @@ class ControlApi:
             self.emu.settings.update(body)
         except ValueError as error:
             raise ApiError(400, str(error)) from None
+        self.emu.variants.on_config_change(body)
         return self.emu.settings.public_view()
 
     async def sessions(self, body, query):

@@ -15,6 +15,7 @@ from .model import new_id
 from .push import PushSender
 from .sessions import SessionManager
 from .settings import Settings
+from .variants import ServerVariants
 
 log = logging.getLogger("wcsemu.core")
 
@@ -34,6 +35,7 @@ class Emulator:
         self.calls = CallManager(self)
         self.push = PushSender(self)
         self.admission = Admission(self)
+        self.variants = ServerVariants(self)
         self.engine = create_engine(settings, self.calls.on_media_failure)
         self.connections: set = set()
         self.frames: collections.deque = collections.deque(maxlen=FRAME_LOG_SIZE)
@@ -61,9 +63,7 @@ class Emulator:
     async def dispatch(self, conn: ClientConnection, name: str, arg: Any) -> None:
         """Routes one decoded client message (ping/pong are handled by the connection)."""
         if name == "connection":
-            self.admission.on_connection(conn, arg)
-            await self.sessions.on_connection(conn, arg)
-            self.admission.after_connection(conn)
+            await self.variants.on_connection(conn, arg, self._handle_connection)
             return
         if conn.session is None:
             log.warning("%r %s before 'connection' ignored", conn, name)
@@ -75,6 +75,12 @@ class Emulator:
             log.info("%r %s accepted (no reply)", conn, name)
         else:
             log.warning("%r unknown message %r ignored", conn, name)
+
+    async def _handle_connection(self, conn: ClientConnection, arg: Any) -> None:
+        """A `connection` message, once any --connection-delay has passed."""
+        self.admission.on_connection(conn, arg)
+        await self.sessions.on_connection(conn, arg)
+        self.admission.after_connection(conn)
 
     async def _on_send_data(self, conn: ClientConnection, obj: Any) -> None:
         """`sendData {operationId, payload}`: there is no backend, so it is accepted at once."""

@@ -29,6 +29,7 @@ from aiortc.codecs import CODECS
 from aiortc.rtcrtpparameters import RTCRtpCodecParameters
 
 from .audio import WavRecorder, open_source
+from .ice_lite import make_lite, mark_sdp_lite
 from .sdp import STATIC_PAYLOADS, MediaError, parse_audio
 
 log = logging.getLogger("wcsemu.webrtc")
@@ -117,8 +118,10 @@ class AiortcMediaEngine:
     async def make_offer(self, call) -> str:
         media = self._create(call)
         media.pc.addTrack(media.source)
+        if self.settings.ice_lite:
+            make_lite(media.pc, f"call {call.id}")
         await media.pc.setLocalDescription(await media.pc.createOffer())
-        return with_telephone_event(media.pc.localDescription.sdp, EVENT_PT)
+        return self._lite_sdp(with_telephone_event(media.pc.localDescription.sdp, EVENT_PT))
 
     async def take_answer(self, call, sdp: Any) -> None:
         media: CallMedia = call.media
@@ -135,6 +138,8 @@ class AiortcMediaEngine:
         try:
             await media.pc.setRemoteDescription(RTCSessionDescription(sdp=offer, type="offer"))
             media.pc.addTrack(media.source)
+            if self.settings.ice_lite:
+                make_lite(media.pc, f"call {call.id}")
             await media.pc.setLocalDescription(await media.pc.createAnswer())
         except Exception as error:
             raise MediaError("Failed by error", f"offer not applicable: {error}") from None
@@ -142,8 +147,12 @@ class AiortcMediaEngine:
         event_pt = section.payload_named("telephone-event", "8000")
         if event_pt is not None:
             answer = with_telephone_event(answer, event_pt)
+        answer = self._lite_sdp(answer)
         self._negotiated(call, section, answer=answer)
         return answer
+
+    def _lite_sdp(self, sdp: str) -> str:
+        return mark_sdp_lite(sdp) if self.settings.ice_lite else sdp
 
     async def stop(self, call) -> None:
         media: Optional[CallMedia] = call.media

@@ -36,6 +36,7 @@ class Session:
     expiry: Optional[asyncio.TimerHandle] = None
     call_ids: List[str] = dataclasses.field(default_factory=list)
     alive: bool = True
+    pending_finishes: List[Dict[str, Any]] = dataclasses.field(default_factory=list)  # --detached-finish replay
 
     @property
     def connected(self) -> bool:

@@ -6,7 +6,7 @@ import logging
 import time
 from typing import Any, Dict, List, Optional
 
-from .model import Session
+from .model import Session, new_token
 
 log = logging.getLogger("wcsemu.sessions")
 
@@ -58,6 +58,9 @@ class SessionManager:
             if session is not None:
                 await self._resume(conn, session, obj)
                 return
+            if self.emulator.settings.bad_token == "close":
+                self.emulator.variants.bad_token_close(conn)
+                return
             if self.emulator.settings.bad_token == "fail":
                 log.info("%r unknown or expired token: fail + close", conn)
                 await conn.send("fail", [{"apiMethod": "ConnectionStatusEvent", "status": "FAILED",
@@ -77,17 +80,18 @@ class SessionManager:
         self._attach(conn, session)
         log.info("%r new session %s login=%s keepAlive=%s", conn, session.id, session.login,
                  session.keep_alive)
-        await conn.send("getUserData", [session.user_data()])
+        registration = None
         if is_true(obj.get("sipRegisterRequired")):
             if self._credentials_ok(obj):
                 session.registered = True
                 log.info("session %s registered as %s", session.id, session.login)
-                await conn.send("registered", [{"status": "REGISTERED"}])
+                registration = ("registered", [{"status": "REGISTERED"}])
             else:
                 log.info("session %s: registration of %s refused (bad credentials)", session.id,
                          session.login)
-                await conn.send("fail", [{"apiMethod": "RegistrationStatusEvent",
+                registration = ("fail", [{"apiMethod": "RegistrationStatusEvent",
                                           "status": "AUTHENTICATION_FAIL", "info": "Authentication failed"}])
+        await self.emulator.variants.send_login_reply(conn, session, registration)
 
     def _credentials_ok(self, obj: Dict[str, Any]) -> bool:
         users = self.emulator.settings.users
@@ -113,8 +117,14 @@ class SessionManager:
             session.fields["keepAlive"] = session.keep_alive
         self._attach(conn, session)
         log.info("%r resumed session %s (login=%s)", conn, session.id, session.login)
-        await conn.send("getUserData", [session.user_data()])
+        await self.emulator.variants.send_resume_reply(conn, session)
         await self.emulator.calls.replay_ringing(session, conn)
+
+    def rotate_token(self, session: Session) -> None:
+        """Gives the session a new token (variant --resume-token rotate); the old one stops working."""
+        self.by_token.pop(session.token, None)
+        session.token = new_token()
+        self.by_token[session.token] = session
 
     @staticmethod
     def _attach(conn, session: Session) -> None:

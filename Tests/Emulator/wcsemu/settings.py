@@ -5,7 +5,10 @@ import argparse
 import dataclasses
 from typing import Any, Callable, Dict, Optional
 
-BAD_TOKEN_MODES = ("fail", "new-session")
+from .converters import argparse_type as _arg, choice as _choice, integer_at_least
+from .variant_settings import VARIANT_FIELDS, add_variant_arguments, variant_values
+
+BAD_TOKEN_MODES = ("fail", "new-session", "close")
 DETACHED_CALL_MODES = ("keep", "end")
 MEDIA_MODES = ("aiortc", "fixed")
 
@@ -35,6 +38,15 @@ class Settings:
     ice_timeout: float = 15.0
     max_connections_per_second: int = 0
     verbose: bool = False
+    # server variants (variant_settings.py; defaults = standard behaviour)
+    resume_registered: str = "no"
+    resume_token: str = "same"
+    registered_order: str = "after"
+    resume_drop_ms: Optional[float] = None
+    resume_drop_count: int = 0
+    detached_finish: str = "silent"
+    connection_delay: float = 0.0
+    ice_lite: bool = False
 
     def public_view(self) -> Dict[str, Any]:
         """The settings as the control API shows them (user passwords are not shown)."""
@@ -75,24 +87,13 @@ def _positive(value: Any) -> float:
     return number
 
 
-def _count(value: Any) -> int:
-    if isinstance(value, bool) or int(value) != float(value) or int(value) < 1:
-        raise ValueError("must be an integer >= 1")
-    return int(value)
+_count = integer_at_least(1)
 
 
 def _rate(value: Any) -> int:
     if isinstance(value, bool) or int(value) != float(value) or int(value) < 0:
         raise ValueError("must be an integer >= 0 (0 = no limit)")
     return int(value)
-
-
-def _choice(options) -> Callable[[Any], str]:
-    def convert(value: Any) -> str:
-        if value not in options:
-            raise ValueError(f"must be one of {', '.join(options)}")
-        return value
-    return convert
 
 
 def _optional_text(value: Any) -> Optional[str]:
@@ -135,6 +136,7 @@ RUNTIME_FIELDS: Dict[str, Callable[[Any], Any]] = {
     "media_source": _media_source,
     "ice_timeout": _positive,
     "max_connections_per_second": _rate,
+    **VARIANT_FIELDS,
 }
 
 
@@ -167,16 +169,6 @@ def _port(text: str) -> int:
     return port
 
 
-def _arg(converter: Callable[[Any], Any]) -> Callable[[str], Any]:
-    """Adapts a settings converter to argparse (ValueError becomes a usage error)."""
-    def convert(text: str) -> Any:
-        try:
-            return converter(text)
-        except ValueError as error:
-            raise argparse.ArgumentTypeError(str(error)) from None
-    return convert
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The emulator's command-line parser."""
     p = argparse.ArgumentParser(
@@ -196,7 +188,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--missed-pongs", type=_arg(_count), default=10, metavar="N",
                    help="close the socket after N unanswered pings in a row (default 10)")
     p.add_argument("--bad-token", choices=BAD_TOKEN_MODES, default="fail",
-                   help="reply to an unknown authToken: fail + close, or a new session (default fail)")
+                   help="reply to an unknown authToken: fail + close, a new session, or a bare close "
+                        "(default fail)")
     p.add_argument("--ring-timeout", type=_arg(_positive), default=30.0, metavar="SECONDS",
                    help="an unanswered incoming call is cancelled by the caller after this (default 30)")
     p.add_argument("--answer-delay", type=_arg(_non_negative), default=0.3, metavar="SECONDS",
@@ -219,6 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-connections-per-second", type=_arg(_rate), default=0, metavar="N",
                    help="admit at most N new WebSockets per second; more are closed with 1013 (default 0 = no limit)")
     p.add_argument("-v", "--verbose", action="store_true", help="log every frame")
+    add_variant_arguments(p)
     return p
 
 
@@ -242,4 +236,5 @@ def parse_settings(argv) -> Settings:
         push_url=args.push_url, push_command=args.push_command,
         tls_cert=args.tls_cert, tls_key=args.tls_key, media=args.media,
         media_source=args.media_source, record_dir=args.record_dir, ice_timeout=args.ice_timeout,
-        max_connections_per_second=args.max_connections_per_second, verbose=args.verbose)
+        max_connections_per_second=args.max_connections_per_second, verbose=args.verbose,
+        **variant_values(args))

@@ -30,7 +30,8 @@ enum ControlVerbs {
         render: nil)
 
     static let status = ControlVerb<NoArguments, StatusResult>(
-        name: "status", usage: "[--json]", summary: "state, server, connected since, token age, registration, calls",
+        name: "status", usage: "[--json] [--all]",
+        summary: "state, server, connected since, token age, registration, calls;\n--all: every line on this host (wcs-agent@LINE.service)",
         parse: CLIArguments.none,
         handle: { _, context in try await statusOf(context.agent) },
         render: StatusFormatter.human)

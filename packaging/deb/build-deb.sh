@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Builds the Debian package: a release build of the wcs-agent product with the Swift runtime
+# linked in (-static-stdlib), so the package runs where no Swift toolchain is installed.
+#
+#   packaging/deb/build-deb.sh [OUTPUT_DIR]      (default: .build-deb; `make deb` runs this)
+#
+# The release build uses its own scratch path (.build-deb) so it never invalidates the debug
+# build that `swift build --build-tests` keeps in .build. Depends is computed by dpkg-shlibdeps.
+# Prints the path of the .deb on its last line.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+out=${1:-$root/.build-deb}
+scratch=$root/.build-deb
+export PATH="/opt/swift/usr/bin:$PATH"
+
+version=$(sed -n 's/.*static let version = "\([^"]*\)".*/\1/p' Sources/AgentCore/AgentCore.swift)
+[ -n "$version" ] || { echo "build-deb: no version in Sources/AgentCore/AgentCore.swift" >&2; exit 1; }
+arch=$(dpkg --print-architecture)
+
+start=$(date +%s)
+# The release build of the product alone (the tests and other executables are not built).
+swift build -c release --product wcs-agent --static-swift-stdlib --scratch-path "$scratch"
+built=$(date +%s)
+binary=$(swift build -c release --product wcs-agent --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/wcs-agent
+
+stage=$scratch/stage
+pkg=$stage/wcs-agent
+rm -rf "$stage"
+mkdir -p "$pkg/DEBIAN"
+
+# Files, with the modes the package installs them with (dpkg-deb --root-owner-group: root:root).
+install -D -m 0755 "$binary" "$pkg/usr/bin/wcs-agent"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$pkg/usr/bin/wcs-agent"
+# The units: the shipped examples with the binary and docs where the package puts them.
+for unit in wcs-agent.service wcs-agent@.service; do
+    sed -e 's|/usr/local/bin/wcs-agent|/usr/bin/wcs-agent|g' \
+        -e 's|file:///usr/local/share/doc/wcs-agent/README.md|man:wcs-agent(8) file:///usr/share/doc/wcs-agent/README.md|' \
+        "examples/systemd/$unit" > "$stage/$unit"
+    install -D -m 0644 "$stage/$unit" "$pkg/usr/lib/systemd/system/$unit"
+done
+install -D -m 0644 examples/wcs-agent.conf "$pkg/etc/wcs-agent/wcs-agent.conf"
+install -D -m 0644 packaging/bash-completion/wcs-agent "$pkg/usr/share/bash-completion/completions/wcs-agent"
+# wcs-agent(8) is written as roff; wcs-agent.conf(5) is rendered from docs/config.md.
+/usr/bin/python3 packaging/man/config-md-to-man.py docs/config.md "$version" > "$stage/wcs-agent.conf.5"
+install -D -m 0644 packaging/man/wcs-agent.8 "$pkg/usr/share/man/man8/wcs-agent.8"
+install -D -m 0644 "$stage/wcs-agent.conf.5" "$pkg/usr/share/man/man5/wcs-agent.conf.5"
+gzip -9n "$pkg/usr/share/man/man8/wcs-agent.8" "$pkg/usr/share/man/man5/wcs-agent.conf.5"
+doc=$pkg/usr/share/doc/wcs-agent
+install -D -m 0644 packaging/deb/copyright "$doc/copyright"
+install -m 0644 README.md "$doc/README.md"
+install -m 0644 examples/systemd/README.md "$doc/systemd.md"
+install -m 0644 docs/config.md "$doc/config.md"
+gzip -9nc packaging/deb/changelog > "$doc/changelog.gz"
+chmod 0644 "$doc/changelog.gz"
+
+# Maintainer scripts and the conffile list.
+for script in postinst prerm postrm; do install -m 0755 "packaging/deb/$script" "$pkg/DEBIAN/$script"; done
+install -m 0644 packaging/deb/conffiles "$pkg/DEBIAN/conffiles"
+
+# Depends: from the ELF's DT_NEEDED libraries and Debian's shlibs/symbols files.
+mkdir -p "$stage/shlibdeps/debian"
+printf 'Source: wcs-agent\n\nPackage: wcs-agent\nArchitecture: any\n' > "$stage/shlibdeps/debian/control"
+depends=$(cd "$stage/shlibdeps" && dpkg-shlibdeps -O "$pkg/usr/bin/wcs-agent" | sed -n 's/^shlibs:Depends=//p')
+[ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+size=$(du -k -s --exclude=DEBIAN "$pkg" | cut -f1)
+sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@DEPENDS@|$depends|" -e "s|@SIZE@|$size|" \
+    packaging/deb/control.in > "$pkg/DEBIAN/control"
+
+mkdir -p "$out"
+deb=$out/wcs-agent_${version}_${arch}.deb
+dpkg-deb --root-owner-group -Zgzip --build "$pkg" "$deb" >/dev/null
+echo "build-deb: release build $((built - start)) s, package $((($(date +%s) - built))) s; Depends: $depends" >&2
+echo "$deb"
