@@ -7,6 +7,8 @@ APT_PACKAGES := pkg-config libwebsockets-dev libglib2.0-dev libnice-dev libopus-
 	curl jq mosquitto mosquitto-clients
 # systemd-analyze verifies examples/systemd/wcs-agent.service in the tests.
 APT_PACKAGES += systemd
+# strace watches the real daemon's fsync calls (DurableWritesTests).
+APT_PACKAGES += strace
 # make deb: dpkg-shlibdeps (dpkg-dev), strip (binutils), man pages checked by lintian (make deb-lint).
 APT_PACKAGES += dpkg-dev binutils
 # TURNRelayTests run calls through a real coturn (turnserver) on loopback.
@@ -18,7 +20,7 @@ QUICK ?=
 VERSION := $(shell sed -n 's/.*static let version = "\([^"]*\)".*/\1/p' Sources/AgentCore/AgentCore.swift)
 DEB := $(CURDIR)/.build-deb/wcs-agent_$(VERSION)_$(shell dpkg --print-architecture).deb
 
-.PHONY: deps bench-deps build release deb deb-lint test demo bench fleet clean
+.PHONY: deps bench-deps build release deb deb-lint test demo bench fleet mutate clean
 
 # Installs the Debian packages the build and tests need; does nothing when all are present.
 deps:
@@ -71,6 +73,11 @@ bench-deps:
 # QUICK=1: fewer tries, shorter windows, fewer rows. See Benchmarks/README.md.
 bench: release bench-deps
 	QUICK=$(QUICK) /usr/bin/python3 scripts/bench.py
+
+# Mutation testing: plants each bug of Tests/Mutants/mutants.json in a scratch copy and runs the tests
+# aimed at it; prints killed/survived with the killing test (see Tests/Mutants/README.md). Long.
+mutate: deps
+	/usr/bin/python3 scripts/mutate.py $(MUTATE_FLAGS)
 
 # A fleet of N agents against one emulator: server restarts, how fast and how gently they come back.
 # FLEET_ARGS passes more options to scripts/fleet.py (e.g. --max-cps 20).

@@ -49,13 +49,16 @@ final class AgentHarness: @unchecked Sendable {
     }
 
     /// Starts `wcs-agent run` against the emulator and waits until the control socket answers.
-    func start(server: String? = nil, extra: [String] = [], waitOnline: Bool = true) throws {
+    /// - Parameter launcher: a program and its arguments that run the agent (e.g. `strace … -o F`);
+    ///   the agent's path and arguments follow them.
+    func start(server: String? = nil, extra: [String] = [], waitOnline: Bool = true, launcher: [String] = []) throws {
         let args = ["run", "--server", server ?? emulator.url, "--sip-login", Self.login,
                     "--sip-password-file", passwordFile, "--sip-domain", "pbx.test",
                     "--state-dir", stateDir, "--socket", socketPath, "--log-level", "debug"] + extra
         var env = ProcessInfo.processInfo.environment
         env["NOTIFY_SOCKET"] = nil
-        daemon = try ChildProcess(executable: agentBinary, arguments: args, stderrPath: logPath, environment: env)
+        let command = launcher.isEmpty ? [agentBinary] + args : launcher + [agentBinary] + args
+        daemon = try ChildProcess(executable: command[0], arguments: Array(command.dropFirst()), stderrPath: logPath, environment: env)
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
             if FileManager.default.fileExists(atPath: socketPath), (try? status()) != nil { break }

@@ -30,9 +30,10 @@ import Testing
         #expect(listing(dir.path) == ["occupied"])
     }
 
-    @Test func unwritableDirectoryLeavesTheOldFileIntact() throws {
+    @Test(.enabled(if: canMakeDirectoriesUnwritable, "as root, needs chattr +i on /tmp's file system"))
+    func unwritableDirectoryLeavesTheOldFileIntact() throws {
         let path = dir.write("token.json", "old")
-        guard let restore = makeUnwritable(dir.path) else { return }  // cannot make it read-only here
+        let restore = try #require(makeUnwritable(dir.path), "could not make \(dir.path) unwritable")
         defer { restore() }
         let error = #expect(throws: SystemCallError.self) { try AtomicFile.write(Data("new".utf8), to: path, mode: 0o600) }
         #expect(error?.path == path)
@@ -41,13 +42,13 @@ import Testing
         #expect(listing(dir.path) == ["token.json"])
     }
 
-    @Test func fullFilesystemLeavesTheOldFileIntact() throws {
-        // A real ENOSPC: a 64 KiB tmpfs (needs root; skipped elsewhere).
-        guard geteuid() == 0 else { return }
+    @Test(.enabled(if: FailingWrites.canMountTmpfs, "needs root with mount rights (a 64 KiB tmpfs)"))
+    func fullFilesystemLeavesTheOldFileIntact() throws {
+        // A real ENOSPC: a 64 KiB tmpfs.
         let mountPoint = dir.file("small")
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
-        guard try run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint]).status == 0 else { return }
-        defer { _ = try? run("/bin/umount", ["-l", mountPoint]) }
+        let mount = try TemporaryMount(at: mountPoint, size: 64 * 1024)
+        defer { mount.unmount() }
         let path = mountPoint + "/state.json"
         try AtomicFile.write(Data("old".utf8), to: path, mode: 0o600)
         let big = Data(repeating: 0x41, count: 1 << 20)
@@ -67,6 +68,14 @@ import Testing
         #expect(throws: SystemCallError("use directory", path: file, code: ENOTDIR)) { try AtomicFile.ensureDirectory(file, mode: 0o700) }
     }
 }
+
+/// Whether `makeUnwritable` works here (probed once on a scratch directory).
+let canMakeDirectoriesUnwritable: Bool = {
+    let probe = ScratchDirectory()
+    guard let restore = makeUnwritable(probe.path) else { return false }
+    restore()
+    return true
+}()
 
 /// Makes `directory` refuse new entries: chmod for ordinary users, the immutable attribute for
 /// root (which ignores permissions). Returns the undo action, or nil when not possible.

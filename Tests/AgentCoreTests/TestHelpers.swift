@@ -48,17 +48,6 @@ func listing(_ path: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
 }
 
-/// Runs blocking code on a dedicated thread (never on the cooperative pool, which the code under
-/// test needs for its own tasks).
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
-        }
-        thread.start()
-    }
-}
-
 /// Runs a program to completion (killed with SIGKILL after `timeout`); returns status and stdout.
 func run(_ executable: String, _ arguments: [String], timeout: Double = 30) throws -> (status: Int32, output: String) {
     let process = Process()

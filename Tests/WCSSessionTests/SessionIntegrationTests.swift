@@ -163,6 +163,10 @@ import TestSupport
         #expect(offer?.hasPrefix("v=0") == true)
         let carried = await recorder.first { $0.incomingOffer }
         #expect(carried == offer, "the incoming-call event carries the offer")
+        // docs/wcs-protocol.md §4.1: the resume's getUserData, the replayed call, and no `registered`.
+        try await Self.markTheEndOfWhatCameBefore(session, recorder)
+        #expect(try Self.frameNames(emulator, conn: try Self.latestConnectionSocket(emulator), direction: "out")
+                == ["getUserData", "setRemoteSDP", "notifyIncomingCall", "ring", "DataStatusEvent"])
     }
 
     @Test func incomingCallAnsweredThenHungUpBySIPSide() async throws {
