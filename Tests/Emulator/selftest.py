@@ -185,7 +185,12 @@ class Checks:
                 await asyncio.sleep(0.1)
             assert bodies == [("application/json", {"id": ring["callId"], "uuid": ring["uuid"],
                                                     "handle": "2009"})], bodies
-            push = (await self.emu.aget(f"/pushes?login={login}"))[0]
+            # The delivery is recorded once the POST returns, which can be after the receiver saw the body.
+            for _ in range(100):
+                push = (await self.emu.aget(f"/pushes?login={login}"))[0]
+                if any(d.get("target") == "url" for d in push["deliveries"]):
+                    break
+                await asyncio.sleep(0.1)
             assert {"target": "url", "ok": True, "status": 204} in push["deliveries"], push
         finally:
             await self.emu.apost("/config", {"push_url": None})
