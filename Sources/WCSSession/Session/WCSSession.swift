@@ -28,6 +28,8 @@ public actor WCSSession {
     public private(set) var state: SessionState = .disconnected
     /// The session we hold (or held, if disconnected): token, id, SIP login.
     public private(set) var sessionInfo: SessionInfo?
+    /// When we last answered a server ping with a pong (the keepalive's heartbeat); nil before the first.
+    public private(set) var lastPongAt: Date?
 
     private var connection: WebSocketConnection?
     private var generation = 0
@@ -416,6 +418,7 @@ public actor WCSSession {
         case .ping:
             pingsMissing = 0
             send(.pong)
+            lastPongAt = Date()
         case .pong:
             break
         case .getUserData(let user):
