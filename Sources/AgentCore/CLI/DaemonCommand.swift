@@ -34,8 +34,10 @@ enum DaemonCommand {
 
         let notifier = SystemdNotifier(environment: environment)
         let broadcaster = EventBroadcaster()
+        let metrics = MetricsCollector()
         let makeAgent: DaemonReloader.AgentFactory = { config in
             Agent(config: config, tokenStore: TokenStore(directory: config.stateDir), notifier: notifier) { event in
+                metrics.observe(json: event)
                 broadcaster.send(event)
             }
         }
@@ -47,7 +49,8 @@ enum DaemonCommand {
         do {
             server = try ControlServer(path: config.socketPath, group: config.socketGroup) { request in
                 await ControlDispatcher.handle(request, context: ControlContext(host: host, reloader: reloader,
-                                                                                protocolVersion: protocolVersion, peer: request.peer))
+                                                                                protocolVersion: protocolVersion, peer: request.peer,
+                                                                                metrics: metrics))
             }
         } catch {
             Log.error("agent", "control socket \(config.socketPath): \(error)")
@@ -62,6 +65,19 @@ enum DaemonCommand {
                 }
             } catch {
                 Log.error("push", "push webhook \(listen): \(error)")
+                server.close()
+                return ExitCode.failure.rawValue
+            }
+        }
+        var metricsServer: MetricsHTTPServer?
+        if let listen = config.metricsListen {
+            do {
+                metricsServer = try MetricsHTTPServer(address: listen) {
+                    (try? await AgentMetrics.scrape(host.current, collector: metrics)) ?? "# the agent did not answer\n"
+                }
+            } catch {
+                Log.error("metrics", "metrics endpoint \(listen): \(error)")
+                webhook?.close()
                 server.close()
                 return ExitCode.failure.rawValue
             }
@@ -83,6 +99,7 @@ enum DaemonCommand {
         }
         watchdog?.stop()
         webhook?.close()
+        metricsServer?.close()
         await host.current.shutdown()
         server.close()
         Log.notice("agent", "stopped")

@@ -95,6 +95,8 @@ public struct AgentConfig: Sendable, Equatable {
     public var pushListen: PushListenAddress?
     /// The webhook's shared secret, read from `[push] secret_file`; never logged.
     public var pushSecret: String?
+    /// Where the Prometheus metrics endpoint listens (`[metrics] listen`); nil = none.
+    public var metricsListen: PushListenAddress?
 
     /// A configuration with every default and the given server URL.
     public init(server: String) {
@@ -128,6 +130,7 @@ extension AgentConfig: CustomStringConvertible, CustomReflectable {
             "logLevel": logLevel, "receiveProbes": receiveProbes, "probesInterval": probesInterval,
             "connectTimeout": connectTimeout, "backoffCap": backoffCap, "reconnectSpread": reconnectSpread,
             "pushListen": pushListen as Any, "pushSecret": pushSecret == nil ? "<unset>" : "<set>",
+            "metricsListen": metricsListen as Any,
         ], displayStyle: .struct)
     }
 }

@@ -28,6 +28,7 @@ public enum ConfigLoader {
         "calls": ["max_calls", "ring_timeout"],
         "hooks": ["on_incoming", "on_call_end", "timeout"],
         "push": ["listen", "secret_file"],
+        "metrics": ["listen"],
     ]
 
     /// The name of the systemd credential holding the SIP password.
@@ -148,6 +149,9 @@ public enum ConfigLoader {
         let push = file.section("push")
         if let v = try push.nonEmptyString("listen") { config.pushListen = try located(file, "push", "listen") { try PushListenAddress(parsing: v) } }
         if let v = try push.path("secret_file") { config.pushSecret = try readSecret(path: v, what: "push secret file") }
+        if let v = try file.section("metrics").nonEmptyString("listen") {
+            config.metricsListen = try located(file, "metrics", "listen") { try MetricsListenAddress.parse(v) }
+        }
     }
 
     /// Comma- or blank-separated list.

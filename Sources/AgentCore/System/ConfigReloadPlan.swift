@@ -28,6 +28,7 @@ public struct ConfigReloadPlan: Sendable, Equatable {
         effective.stateDir = old.stateDir
         effective.socketPath = old.socketPath
         effective.socketGroup = old.socketGroup
+        effective.metricsListen = old.metricsListen
         self.effective = effective
 
         func changed<T: Equatable>(_ key: String, _ path: KeyPath<AgentConfig, T>, from a: AgentConfig, to b: AgentConfig) -> String? {
@@ -37,6 +38,7 @@ public struct ConfigReloadPlan: Sendable, Equatable {
             changed("[agent] state_dir", \.stateDir, from: old, to: new),
             changed("[agent] socket", \.socketPath, from: old, to: new),
             changed("[agent] socket_group", \.socketGroup, from: old, to: new),
+            changed("[metrics] listen", \.metricsListen, from: old, to: new),
         ].compactMap { $0 }
         relogin = [
             changed("[server] url", \.server, from: old, to: new),

@@ -24,9 +24,6 @@ public struct WCSSessionConfiguration: Sendable {
     public var probesInterval: Double = 5
     /// Seconds to wait for `registered` (or a registration `fail`) after a fresh login.
     public var registrationTimeout: Double = 15
-    /// Seconds a resume waits after `getUserData` for replayed ringing calls (they are delivered
-    /// as events at once either way; this only shapes the `ResumeOutcome`).
-    public var resumeSettle: Double = 0.02
     public var clientVersion = "2.0"
     public var clientOSVersion: String?
     public var clientBrowserVersion: String?

@@ -12,7 +12,8 @@ import MainLoop
 /// a resume sends no SIP fields; a `getUserData` with a different token for a different session, a
 /// `fail`, or a close before `getUserData` means the token is gone and a full login follows; a new
 /// token for the same `sessionId` is a rotation (resumed, new token); a `registered` before
-/// `getUserData` counts; a socket lost right after a resume's `getUserData` fails the resume; a resumed session whose
+/// `getUserData` counts; a socket lost before the resume returns fails it, one lost later is an ordinary
+/// `.disconnected`; a resumed session whose
 /// `getUserData` echoes `sipRegisterRequired: true` counts as registered (no `registered` is
 /// re-sent); `setRemoteSDP` for an unknown call is cached until `notifyIncomingCall`.
 public actor WCSSession {
@@ -27,6 +28,8 @@ public actor WCSSession {
     public private(set) var state: SessionState = .disconnected
     /// The session we hold (or held, if disconnected): token, id, SIP login.
     public private(set) var sessionInfo: SessionInfo?
+    /// When we last answered a server ping with a pong (the keepalive's heartbeat); nil before the first.
+    public private(set) var lastPongAt: Date?
 
     private var connection: WebSocketConnection?
     private var generation = 0
@@ -90,10 +93,12 @@ public actor WCSSession {
     /// follows (if credentials are configured) and `.reloggedIn` carries the new token to store.
     /// A new token for the **same** session (`sessionId` equal to `sessionId`, or to the session
     /// held before) is a rotation: the outcome is `.resumed` with the new token in its info.
-    /// A socket that dies right after `getUserData` gives `.failed(.closed)`, never `.resumed`.
-    /// With `loginIfRefused` false a refused token gives `.failed(.loginDeferred)` instead of a login. A server
-    /// close before `getUserData` other than a normal one (1000, or no code) is pushback, not a refusal:
-    /// `.failed(.tryLater)`, and no login.
+    /// Returns as soon as `getUserData` is handled (no settle wait). A socket that died by then gives
+    /// `.failed(.closed)`, never `.resumed`; one that dies later is reported as `.disconnected`. Ringing
+    /// calls the server replays after the outcome are still delivered as `.incomingCall(replayed: true)`.
+    /// With `loginIfRefused` false a refused token gives `.failed(.loginDeferred)` instead of a login.
+    /// A server close before `getUserData` other than a normal one (1000, or no code) is pushback, not
+    /// a refusal: `.failed(.tryLater)`, and no login.
     public func resume(token: Secret, sessionId: String? = nil, loginIfRefused: Bool = true) async -> ResumeOutcome {
         await beginOperation()
         defer { endOperation() }
@@ -113,9 +118,9 @@ public actor WCSSession {
             let info = SessionInfo(token: user.authToken, sessionId: user.sessionId, sipLogin: user.sipLogin)
             sessionInfo = info
             if user.sipRegisterRequired ?? configuration.registerRequired { setState(.registered) }
-            if configuration.resumeSettle > 0 {
-                try? await Task.sleep(for: .seconds(configuration.resumeSettle))
-            }
+            // No settle wait: the outcome says what is known now. Later events refine it: a replayed
+            // ringing call arrives as `.incomingCall(replayed: true)`, a `registered` updates the state,
+            // a drop arrives as `.disconnected` and the owner reconnects as after any loss.
             guard connection != nil, state == .established || state == .registered else {
                 Log.warning("session", "resume: the socket closed right after getUserData")
                 return .failed(SessionError(.closed, "socket closed right after the resume's getUserData"))
@@ -410,6 +415,7 @@ public actor WCSSession {
         case .ping:
             pingsMissing = 0
             send(.pong)
+            lastPongAt = Date()
         case .pong:
             break
         case .getUserData(let user):
