@@ -10,6 +10,7 @@ enum DaemonCommand {
                 + "  [--sip-auth-name NAME] [--sip-password-file FILE] [--sip-domain DOMAIN] [--sip-outbound-proxy HOST]\n"
                 + "  [--sip-port PORT] [--register|--no-register] [--state-dir DIR] [--socket PATH] [--socket-group GROUP]\n"
                 + "  [--ca-file PEM] [--insecure-tls] [--log-level debug|info|notice|warning|error]\n"
+                + "  [--reconnect-spread SECONDS]\n"
                 + "  [--audio-source file:PATH|tone:HZ|silence|pipe:PATH|command:CMD]\n"
                 + "  [--audio-sink record:DIR|pipe:PATH|command:CMD|null] [--answer manual|auto|after:SECONDS]\n"
                 + "  [--media-address ADDR]... [--stun HOST:PORT]\n"

@@ -53,6 +53,9 @@ public struct AgentConfig: Sendable, Equatable {
     public var connectTimeout: Double = 10
     /// Upper bound in seconds of the reconnect backoff.
     public var backoffCap: Double = 60
+    /// W of the fleet's reconnect spread (`[agent] reconnect_spread`): after a loss the server
+    /// caused, the first attempt waits a random time in [0, W) seconds. 0 suits a lone agent.
+    public var reconnectSpread: Double = ReconnectSpread.defaultWindow
     /// Outgoing audio of every call (`[audio] source`).
     public var audioSource: AudioSourceSpec = .silence
     /// Incoming audio of every call (`[audio] sink`).
@@ -127,7 +130,7 @@ extension AgentConfig: CustomStringConvertible, CustomReflectable {
             "register": register, "keepAlive": keepAlive, "stateDir": stateDir, "socketPath": socketPath,
             "socketGroup": socketGroup as Any, "caFile": caFile as Any, "insecureTLS": insecureTLS,
             "logLevel": logLevel, "receiveProbes": receiveProbes, "probesInterval": probesInterval,
-            "connectTimeout": connectTimeout, "backoffCap": backoffCap,
+            "connectTimeout": connectTimeout, "backoffCap": backoffCap, "reconnectSpread": reconnectSpread,
             "pushListen": pushListen as Any, "pushSecret": pushSecret == nil ? "<unset>" : "<set>",
             "metricsListen": metricsListen as Any,
         ], displayStyle: .struct)

@@ -62,6 +62,7 @@ public struct ConfigReloadPlan: Sendable, Equatable {
         var live = [
             changed("[agent] log_level", \.logLevel, from: old, to: new),
             changed("[agent] backoff_cap", \.backoffCap, from: old, to: new),
+            changed("[agent] reconnect_spread", \.reconnectSpread, from: old, to: new),
             changed("[sip] password_file", \.sipPasswordFile, from: old, to: new),
             changed("[audio] source", \.audioSource, from: old, to: new),
             changed("[audio] sink", \.audioSink, from: old, to: new),

@@ -147,10 +147,17 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         case rejected
         /// The socket closed before the session was established.
         case closed
+        /// The server closed a resume's socket before `getUserData` with a close code other than a
+        /// normal close (1013 "try again later", 1001, 1011; libwebsockets 4.1 shows 1012-2999 as
+        /// 1002): it cannot take us now. The token stays valid; try again after a backoff.
+        case tryLater
         /// No `getUserData` in time.
         case timeout
         /// The token was refused and no credentials are configured for a new login.
         case tokenRejected
+        /// The token was refused or gone, and the caller asked for no login in the same resume
+        /// (`loginIfRefused: false`): log in when it suits (the agent: after the reconnect spread).
+        case loginDeferred
         /// The operation needs an established session.
         case notConnected
         /// No such call.

@@ -96,7 +96,10 @@ public actor WCSSession {
     /// Returns as soon as `getUserData` is handled (no settle wait). A socket that died by then gives
     /// `.failed(.closed)`, never `.resumed`; one that dies later is reported as `.disconnected`. Ringing
     /// calls the server replays after the outcome are still delivered as `.incomingCall(replayed: true)`.
-    public func resume(token: Secret, sessionId: String? = nil) async -> ResumeOutcome {
+    /// With `loginIfRefused` false a refused token gives `.failed(.loginDeferred)` instead of a login.
+    /// A server close before `getUserData` other than a normal one (1000, or no code) is pushback, not
+    /// a refusal: `.failed(.tryLater)`, and no login.
+    public func resume(token: Secret, sessionId: String? = nil, loginIfRefused: Bool = true) async -> ResumeOutcome {
         await beginOperation()
         defer { endOperation() }
         var request = baseRequest()
@@ -108,7 +111,7 @@ public actor WCSSession {
                 guard let id = user.sessionId, id == heldSession else {
                     Log.notice("session", "resume: server issued a different token for a different session; logging in again")
                     closeSocket()
-                    return await relogin(reason: "server started a new session")
+                    return await relogin(reason: "server started a new session", loginIfRefused)
                 }
                 Log.notice("session", "resume: the server rotated the token of session \(id); keeping the session")
             }
@@ -126,11 +129,15 @@ public actor WCSSession {
             Log.info("session", "resumed session \(info.sessionId ?? "?") by token; \(pending.count) ringing call(s)")
             return pending.isEmpty ? .resumed(info) : .resumedWithPendingCall(info, calls: pending)
         case .rejected(let info):
-            Log.notice("session", "resume refused by server (\(info)); logging in again")
-            return await relogin(reason: info)
+            Log.notice("session", "resume refused by server (\(info))\(loginIfRefused ? "; logging in again" : "")")
+            return await relogin(reason: info, loginIfRefused)
         case .closedBeforeEstablished(let reason):
-            Log.notice("session", "resume: socket closed before getUserData (\(reason)); logging in again")
-            return await relogin(reason: "closed before getUserData: \(reason)")
+            if case .closedByServer(let code, _) = reason, code != 1000, code != 1005 {
+                Log.notice("session", "resume: the server closed the socket before getUserData (\(reason)); trying again later")
+                return .failed(SessionError(.tryLater, "the server closed the socket before getUserData (\(reason)); trying again later"))
+            }
+            Log.notice("session", "resume: socket closed before getUserData (\(reason))\(loginIfRefused ? "; logging in again" : "")")
+            return await relogin(reason: "closed before getUserData: \(reason)", loginIfRefused)
         case .connectFailed(let error):
             return .failed(SessionError(.connect, "cannot connect to \(configuration.url): \(error)"))
         case .timeout:
@@ -145,10 +152,11 @@ public actor WCSSession {
         closeSocket()
     }
 
-    private func relogin(reason: String) async -> ResumeOutcome {
+    private func relogin(reason: String, _ loginIfRefused: Bool) async -> ResumeOutcome {
         guard configuration.credentials != nil || !configuration.registerRequired else {
             return .failed(SessionError(.tokenRejected, "token refused (\(reason)) and no SIP credentials to log in again"))
         }
+        guard loginIfRefused else { return .failed(SessionError(.loginDeferred, "token refused (\(reason))")) }
         do {
             return .reloggedIn(try await performLogin(), reason: reason)
         } catch {
