@@ -49,6 +49,12 @@ public struct AgentConfig: Sendable, Equatable {
     public var receiveProbes: Int = 3
     /// Seconds between WebSocket probes.
     public var probesInterval: Double = 5.0
+    /// Seconds within which the kernel notices a dead TCP path under the WebSocket (TCP user timeout
+    /// and keepalive), pings or not; 0 keeps the kernel's defaults.
+    public var tcpTimeout: Double = 15
+    /// Watch the host's addresses, routes and links, and resume by token at once when the path to the
+    /// server changes (netlink).
+    public var watchNetwork: Bool = true
     /// Seconds allowed for connecting (TCP + TLS + WebSocket upgrade + WCS `connect`).
     public var connectTimeout: Double = 10
     /// Upper bound in seconds of the reconnect backoff.
@@ -129,7 +135,7 @@ extension AgentConfig: CustomStringConvertible, CustomReflectable {
             "sipDomain": sipDomain as Any, "sipOutboundProxy": sipOutboundProxy as Any, "sipPort": sipPort as Any,
             "register": register, "keepAlive": keepAlive, "stateDir": stateDir, "socketPath": socketPath,
             "socketGroup": socketGroup as Any, "caFile": caFile as Any, "insecureTLS": insecureTLS,
-            "logLevel": logLevel, "receiveProbes": receiveProbes, "probesInterval": probesInterval,
+            "logLevel": logLevel, "receiveProbes": receiveProbes, "probesInterval": probesInterval, "tcpTimeout": tcpTimeout, "watchNetwork": watchNetwork,
             "connectTimeout": connectTimeout, "backoffCap": backoffCap, "reconnectSpread": reconnectSpread,
             "pushListen": pushListen as Any, "pushSecret": pushSecret == nil ? "<unset>" : "<set>",
             "metricsListen": metricsListen as Any,

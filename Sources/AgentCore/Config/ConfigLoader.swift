@@ -22,7 +22,8 @@ public enum ConfigLoader {
     public static let fileSchema: [String: Set<String>] = [
         "server": ["url", "app_key", "ca_file", "insecure_tls", "connect_timeout"],
         "sip": ["login", "auth_name", "password_file", "domain", "outbound_proxy", "port", "register"],
-        "agent": ["state_dir", "socket", "socket_group", "log_level", "keepalive", "receive_probes", "probes_interval", "backoff_cap", "reconnect_spread"],
+        "agent": ["state_dir", "socket", "socket_group", "log_level", "keepalive", "receive_probes", "probes_interval", "backoff_cap",
+                  "reconnect_spread", "tcp_timeout", "watch_network"],
         "audio": ["source", "sink", "answer"],
         "media": ["addresses", "stun", "turn", "turn_user", "turn_password_file", "turn_transport", "ice_transport_policy", "include_candidates", "codecs"],
         "calls": ["max_calls", "ring_timeout"],
@@ -112,6 +113,8 @@ public enum ConfigLoader {
         if let interval = try agent.seconds("probes_interval", in: 0.1...3600) { config.probesInterval = interval }
         if let cap = try agent.seconds("backoff_cap", in: 1...86400) { config.backoffCap = cap }
         if let w = try agent.seconds("reconnect_spread", in: 0...ReconnectSpread.maximumWindow) { config.reconnectSpread = w }
+        if let tcp = try agent.seconds("tcp_timeout", in: 0...3600) { config.tcpTimeout = tcp }
+        if let watch = try agent.bool("watch_network") { config.watchNetwork = watch }
 
         let audio = file.section("audio")
         if let v = try audio.nonEmptyString("source") { config.audioSource = try located(file, "audio", "source") { try AudioSourceSpec(parsing: v) } }

@@ -58,6 +58,8 @@ public struct ConfigReloadPlan: Sendable, Equatable {
             changed("[agent] keepalive", \.keepAlive, from: old, to: new),
             changed("[agent] receive_probes", \.receiveProbes, from: old, to: new),
             changed("[agent] probes_interval", \.probesInterval, from: old, to: new),
+            changed("[agent] tcp_timeout", \.tcpTimeout, from: old, to: new),
+            changed("[agent] watch_network", \.watchNetwork, from: old, to: new),
         ].compactMap { $0 }
         var live = [
             changed("[agent] log_level", \.logLevel, from: old, to: new),
