@@ -1,3 +1,5 @@
+import AudioCodec
+import AudioJitter
 import AudioRTP
 import Foundation
 import MainLoop
@@ -10,7 +12,8 @@ import MainLoop
 /// muted), encode, packetize, SRTP-protect and send it, or send the tick's RFC 4733 packets
 /// instead (the audio timestamp keeps pace through `RTPPacketizer.skip`); send an RTCP compound
 /// when `RTCPScheduler` says so; then pop one slot from the jitter buffer and decode, recover
-/// from FEC, conceal, or play silence into the sink. Nothing here blocks on I/O: sources and
+/// from FEC (when the next packet carries it), conceal (fading out over a loss burst,
+/// `ConcealmentFade`), or play silence into the sink. Nothing here blocks on I/O: sources and
 /// sinks buffer in the background and `ICEAgent.send` only queues. The frame, packet and
 /// silence buffers are reused for every tick.
 final class CallAudioEngine: @unchecked Sendable {
@@ -50,6 +53,7 @@ final class CallAudioEngine: @unchecked Sendable {
     private var packet: [UInt8] = []
     private var eventStart: (offset: UInt32, timestamp: UInt32)?
     private var decodedAny = false
+    private var fade = ConcealmentFade()
     private var reportedFailures = Set<String>()
 
     /// An engine for `setup`; the thread starts with `start()`.
@@ -201,25 +205,43 @@ final class CallAudioEngine: @unchecked Sendable {
         let decoder = setup.codecs.decoder
         switch setup.receive.pop(now: now) {
         case .frame(let payload):
-            let samples: [Int16]
+            var samples: [Int16]
             do {
                 samples = try decoder.decode(payload)
             } catch {
                 reportOnce("decode", "decoding failed: \(error)")
-                play(decoder.conceal())
+                playConcealed(decoder.conceal())
                 return
             }
-            setup.receive.countDecodedFrame()
+            setup.receive.count(.decoded)
+            samples.withUnsafeMutableBufferPointer { fade.play($0) }
             play(samples)
             if !decodedAny {
                 decodedAny = true
                 setup.firstAudioDecoded()
             }
         case .lost(let next):
-            play(next.map { decoder.decodeFEC(from: $0) } ?? decoder.conceal())
+            // FEC only when the next packet really carries it (libopus would silently run PLC).
+            if let next, case .opus = setup.codecs.codec, OpusPacketFEC.carriesFEC(next) {
+                var samples = decoder.decodeFEC(from: next)
+                setup.receive.count(.recoveredFEC)
+                samples.withUnsafeMutableBufferPointer { fade.play($0) }
+                play(samples)
+            } else {
+                playConcealed(decoder.conceal())
+            }
         case .silence:
+            fade.silence()
             play(silence)
         }
+    }
+
+    /// Plays the codec's concealment for a lost slot, faded over long runs of them.
+    private func playConcealed(_ concealed: [Int16]) {
+        var samples = concealed
+        setup.receive.count(.concealed)
+        samples.withUnsafeMutableBufferPointer { fade.conceal($0) }
+        play(samples)
     }
 
     private func play(_ samples: [Int16]) {
