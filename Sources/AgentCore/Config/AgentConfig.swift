@@ -68,6 +68,8 @@ public struct AgentConfig: Sendable, Equatable {
     public var audioSink: AudioSinkSpec = .null
     /// When incoming calls are answered (`[audio] answer`).
     public var answerMode: AnswerMode = .manual
+    /// Per-caller answer rules (`[answer]`, `[answer.NAME]`); empty = `answerMode` for every call.
+    public var answerRules = AnswerRuleSet()
     /// Addresses to gather ICE host candidates on (`[media] addresses`); empty = every interface.
     public var mediaAddresses: [String] = []
     /// STUN server `host:port` (`[media] stun`).

@@ -30,6 +30,7 @@ public enum ConfigLoader {
         "hooks": ["on_incoming", "on_call_end", "timeout"],
         "push": ["listen", "secret_file"],
         "metrics": ["listen"],
+        "answer": AnswerRuleSet.keys,
     ]
 
     /// The name of the systemd credential holding the SIP password.
@@ -56,7 +57,7 @@ public enum ConfigLoader {
         var passwordFileFromFile: String?
         if let path = parsed.value("--config") {
             let file = try ConfigFile.load(path: path)
-            try file.validate(schema: fileSchema)
+            try file.validate(schema: fileSchema.merging(AnswerRuleSet.ruleSchema(in: file)) { known, _ in known })
             try apply(file, to: &config)
             passwordFileFromFile = try file.section("sip").path("password_file")
         }
@@ -152,6 +153,7 @@ public enum ConfigLoader {
         let push = file.section("push")
         if let v = try push.nonEmptyString("listen") { config.pushListen = try located(file, "push", "listen") { try PushListenAddress(parsing: v) } }
         if let v = try push.path("secret_file") { config.pushSecret = try readSecret(path: v, what: "push secret file") }
+        config.answerRules = try AnswerRuleSet.load(from: file)
         if let v = try file.section("metrics").nonEmptyString("listen") {
             config.metricsListen = try located(file, "metrics", "listen") { try MetricsListenAddress.parse(v) }
         }
