@@ -79,6 +79,9 @@ enum CallEndCause: Sendable, Equatable {
     case hungUpByUs
     /// We hung it up after it was answered (a normal end).
     case hungUpAfterAnswer
+    /// We hung it up because the far end closed its media (DTLS close_notify) and the server
+    /// did not end the call within `CallManager.peerClosedGrace`.
+    case peerClosedMedia
     /// Our media or SDP failed (reason), or the offer was unusable.
     case mediaFailure(String)
     /// It rang past the ring timeout and we ended it locally.
