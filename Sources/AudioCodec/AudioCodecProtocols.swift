@@ -37,6 +37,14 @@ public protocol AudioDecoder: AnyObject, Sendable {
     /// `nextPayload` (Opus in-band FEC). Codecs without FEC, or a packet carrying none,
     /// fall back to `conceal()`. Call `decode(nextPayload)` afterwards as usual.
     func decodeFEC(from nextPayload: UnsafeRawBufferPointer) -> [Int16]
+
+    /// `decode(_:)` into `output` (room for 120 ms, 5 760 samples, is always enough); returns the
+    /// number of samples written. The playout path uses these to decode without allocating.
+    func decode(_ payload: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<Int16>) throws -> Int
+    /// `conceal()` into `output`; returns the number of samples written.
+    func conceal(into output: UnsafeMutableBufferPointer<Int16>) -> Int
+    /// `decodeFEC(from:)` into `output`; returns the number of samples written.
+    func decodeFEC(from nextPayload: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<Int16>) -> Int
 }
 
 extension AudioEncoder {
@@ -47,6 +55,27 @@ extension AudioEncoder {
 }
 
 extension AudioDecoder {
+    /// Copies `decode(_:)`'s array (for decoders without an allocation-free path).
+    public func decode(_ payload: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<Int16>) throws -> Int {
+        Self.copy(try decode(payload), into: output)
+    }
+
+    /// Copies `conceal()`'s array.
+    public func conceal(into output: UnsafeMutableBufferPointer<Int16>) -> Int {
+        Self.copy(conceal(), into: output)
+    }
+
+    /// Copies `decodeFEC(from:)`'s array.
+    public func decodeFEC(from nextPayload: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<Int16>) -> Int {
+        Self.copy(decodeFEC(from: nextPayload), into: output)
+    }
+
+    private static func copy(_ samples: [Int16], into output: UnsafeMutableBufferPointer<Int16>) -> Int {
+        let count = min(samples.count, output.count)
+        _ = UnsafeMutableBufferPointer(rebasing: output[0..<count]).update(fromContentsOf: samples[0..<count])
+        return count
+    }
+
     /// Decodes a payload held in any contiguous byte container (`[UInt8]`, `ArraySlice<UInt8>`, `Data`).
     public func decode(_ payload: some ContiguousBytes) throws -> [Int16] {
         try payload.withUnsafeBytes { try decode($0) }

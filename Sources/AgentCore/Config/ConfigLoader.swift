@@ -143,7 +143,7 @@ public enum ConfigLoader {
         if let v = try media.nonEmptyString("codecs") { config.codecs = list(v).map { $0.lowercased() } }
 
         let calls = file.section("calls")
-        if let v = try calls.int("max_calls", in: 1...16) { config.maxCalls = v }
+        if let v = try calls.int("max_calls", in: 1...AgentConfig.maxCallsLimit) { config.maxCalls = v }
         if let v = try calls.seconds("ring_timeout", in: 1...3600) { config.ringTimeout = v }
 
         let hooks = file.section("hooks")

@@ -9,10 +9,10 @@ import MainLoop
 /// Each tick: pull one frame from the source (always, so a live source keeps pace; silence when
 /// muted), encode, packetize, SRTP-protect and send it, or send the tick's RFC 4733 packets
 /// instead (the audio timestamp keeps pace through `RTPPacketizer.skip`); send an RTCP compound
-/// when `RTCPScheduler` says so; then pop one slot from the jitter buffer and decode, recover
-/// from FEC, conceal, or play silence into the sink. Nothing here blocks on I/O: sources and
-/// sinks buffer in the background and `ICEAgent.send` only queues. The frame, packet and
-/// silence buffers are reused for every tick.
+/// when `RTCPScheduler` says so; then play one slot out of the jitter buffer into the sink
+/// (`CallPlayout`: decode, recover from FEC, conceal with a fade, or silence). Nothing here
+/// blocks on I/O: sources and sinks buffer in the background and `ICEAgent.send` only queues.
+/// The frame, packet and playout buffers are reused for every tick.
 final class CallAudioEngine: @unchecked Sendable {
     /// What the engine needs from the call.
     struct Setup: Sendable {
@@ -46,10 +46,10 @@ final class CallAudioEngine: @unchecked Sendable {
     private var rtcpScheduler: RTCPScheduler
     private var rtcpStarted = false
     private var frame = [Int16](repeating: 0, count: AudioPipe.samplesPerFrame)
-    private let silence = [Int16](repeating: 0, count: AudioPipe.samplesPerFrame)
     private var packet: [UInt8] = []
     private var eventStart: (offset: UInt32, timestamp: UInt32)?
     private var decodedAny = false
+    private var playout: CallPlayout
     private var reportedFailures = Set<String>()
 
     /// An engine for `setup`; the thread starts with `start()`.
@@ -65,6 +65,7 @@ final class CallAudioEngine: @unchecked Sendable {
         packet.reserveCapacity(1_500)
         senderStats = RTPSenderStats(ssrc: setup.ssrc, clockRate: setup.codecs.codec.clockRate)
         rtcpScheduler = RTCPScheduler(minimumInterval: setup.rtcpMinimumInterval)
+        playout = CallPlayout(codecs: setup.codecs, receive: setup.receive)
     }
 
     /// Joins the media clock (thread `wcs-media`): the first tick runs at once. Does nothing
@@ -198,33 +199,17 @@ final class CallAudioEngine: @unchecked Sendable {
     }
 
     private func playoutTick(now: Double) {
-        let decoder = setup.codecs.decoder
-        switch setup.receive.pop(now: now) {
-        case .frame(let payload):
-            let samples: [Int16]
-            do {
-                samples = try decoder.decode(payload)
-            } catch {
-                reportOnce("decode", "decoding failed: \(error)")
-                play(decoder.conceal())
-                return
-            }
-            setup.receive.countDecodedFrame()
-            play(samples)
-            if !decodedAny {
-                decodedAny = true
-                setup.firstAudioDecoded()
-            }
-        case .lost(let next):
-            play(next.map { decoder.decodeFEC(from: $0) } ?? decoder.conceal())
-        case .silence:
-            play(silence)
+        let (slot, failure) = playout.next(now: now) { play($0) }
+        if let failure { reportOnce("decode", failure) }
+        if slot == .decoded && !decodedAny {
+            decodedAny = true
+            setup.firstAudioDecoded()
         }
     }
 
-    private func play(_ samples: [Int16]) {
+    private func play(_ samples: UnsafeBufferPointer<Int16>) {
         do {
-            try samples.withUnsafeBufferPointer { try setup.sink.write($0) }
+            try setup.sink.write(samples)
         } catch {
             reportOnce("sink", "audio sink refused samples: \(error)")
         }
