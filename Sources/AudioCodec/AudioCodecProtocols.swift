@@ -16,6 +16,10 @@ public protocol AudioEncoder: AnyObject, Sendable {
     /// True when the last encoded frame was a DTX frame (payload of at most 2 bytes) that a
     /// sender may choose not to transmit. Always false for codecs without DTX.
     var lastFrameWasDTX: Bool { get }
+
+    /// `encode(_:)` into `output` (1 500 bytes are always enough); returns the payload length.
+    /// The send path uses it to encode without allocating.
+    func encode(_ pcm: UnsafeBufferPointer<Int16>, into output: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
 /// Decodes RTP payloads into 48 kHz mono 16-bit samples, with loss concealment.
@@ -48,6 +52,16 @@ public protocol AudioDecoder: AnyObject, Sendable {
 }
 
 extension AudioEncoder {
+    /// Copies `encode(_:)`'s array (for encoders without an allocation-free path).
+    public func encode(_ pcm: UnsafeBufferPointer<Int16>, into output: UnsafeMutableRawBufferPointer) throws -> Int {
+        let payload = try encode(pcm)
+        guard payload.count <= output.count else {
+            throw CodecError.invalidConfiguration("payload of \(payload.count) bytes exceeds the \(output.count)-byte buffer")
+        }
+        output.copyBytes(from: payload)
+        return payload.count
+    }
+
     /// Encodes one frame held in an array (see `encode(_:)`).
     public func encode(_ pcm: [Int16]) throws -> [UInt8] {
         try pcm.withUnsafeBufferPointer { try encode($0) }

@@ -31,7 +31,7 @@ import Testing
             let arrival = 100 + Double(index) * 0.02
             if !lost.contains(index) {
                 let header = RTPHeader(payloadType: 111, sequenceNumber: UInt16(index), timestamp: UInt32(index * 960), ssrc: 7)
-                _ = receive.record(header, payloadBytes: payload.count, audioPayload: payload, arrival: arrival)
+                _ = receive.record(header, payloadBytes: payload.count, audioPayload: payload[...], arrival: arrival)
             }
             let (slot, failure) = playout.next(now: arrival + 0.001) { samples.append(Array($0)) }
             #expect(failure == nil)

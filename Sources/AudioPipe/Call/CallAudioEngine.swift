@@ -12,7 +12,8 @@ import MainLoop
 /// when `RTCPScheduler` says so; then play one slot out of the jitter buffer into the sink
 /// (`CallPlayout`: decode, recover from FEC, conceal with a fade, or silence). Nothing here
 /// blocks on I/O: sources and sinks buffer in the background and `ICEAgent.send` only queues.
-/// The frame, packet and playout buffers are reused for every tick.
+/// The frame, payload, packet and playout buffers are reused for every tick; what still allocates
+/// per frame is SRTP's protected copy and the send queue's datagram.
 final class CallAudioEngine: @unchecked Sendable {
     /// What the engine needs from the call.
     struct Setup: Sendable {
@@ -47,6 +48,7 @@ final class CallAudioEngine: @unchecked Sendable {
     private var rtcpStarted = false
     private var frame = [Int16](repeating: 0, count: AudioPipe.samplesPerFrame)
     private var packet: [UInt8] = []
+    private var encoded = [UInt8](repeating: 0, count: 1_500)
     private var eventStart: (offset: UInt32, timestamp: UInt32)?
     private var decodedAny = false
     private var playout: CallPlayout
@@ -129,9 +131,11 @@ final class CallAudioEngine: @unchecked Sendable {
         } else if count < frame.count {
             frame.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[count...]).update(repeating: 0) }
         }
-        let payload: [UInt8]
+        let length: Int
         do {
-            payload = try frame.withUnsafeBufferPointer { try setup.codecs.encoder.encode($0) }
+            length = try frame.withUnsafeBufferPointer { pcm in
+                try encoded.withUnsafeMutableBytes { try setup.codecs.encoder.encode(pcm, into: $0) }
+            }
         } catch {
             reportOnce("encode", "encoding failed: \(error)")
             packetizer.skip(samples: step)
@@ -142,8 +146,10 @@ final class CallAudioEngine: @unchecked Sendable {
             return
         }
         let timestamp = packetizer.timestamp
-        payload.withUnsafeBytes { packetizer.writePacket(payload: $0, samples: step, into: &packet) }
-        sendRTP(packet, payloadBytes: payload.count, now: now, mediaTimestamp: timestamp)
+        encoded.withUnsafeBytes { bytes in
+            packetizer.writePacket(payload: UnsafeRawBufferPointer(rebasing: bytes[0..<length]), samples: step, into: &packet)
+        }
+        sendRTP(packet, payloadBytes: length, now: now, mediaTimestamp: timestamp)
     }
 
     /// Sends this tick's telephone-event packets: every packet of one event carries the audio

@@ -53,8 +53,8 @@ final class CallReceiveState: Sendable {
     // MARK: Loop thread
 
     /// Records an RTP packet's reception (audio or telephone event); `audioPayload`, when given,
-    /// goes to the jitter buffer. Returns true for the first packet of the call.
-    func record(_ header: RTPHeader, payloadBytes: Int, audioPayload: [UInt8]?, arrival: Double) -> Bool {
+    /// is copied into the jitter buffer's reused storage. Returns true for the first packet of the call.
+    func record(_ header: RTPHeader, payloadBytes: Int, audioPayload: ArraySlice<UInt8>?, arrival: Double) -> Bool {
         state.withLock { state in
             let first = state.lastArrival == nil
             state.lastArrival = arrival
@@ -63,8 +63,10 @@ final class CallReceiveState: Sendable {
             if state.receiver == nil { state.receiver = RTPReceiverStats(ssrc: header.ssrc, clockRate: clockRate) }
             state.receiver?.record(header, payloadBytes: payloadBytes, arrival: arrival)
             if let audioPayload {
-                state.jitter.insert(seq: header.sequenceNumber, timestamp: header.timestamp, payload: audioPayload,
-                                    arrival: arrival, ssrc: header.ssrc)
+                audioPayload.withUnsafeBytes { bytes in
+                    _ = state.jitter.insert(seq: header.sequenceNumber, timestamp: header.timestamp, payloadBytes: bytes,
+                                            arrival: arrival, ssrc: header.ssrc)
+                }
             }
             return first
         }
