@@ -65,7 +65,7 @@ struct CallEntry {
 
     /// The call as `calls` and `status` list it.
     var summary: CallSummary {
-        CallSummary(call: description, media: media != nil, held: state == .held, muted: media?.isMuted ?? false,
+        CallSummary(call: description, state: state, media: media != nil, held: state == .held, muted: media?.isMuted ?? false,
                     durationSeconds: answeredAt.map { (Date().timeIntervalSince($0) * 10).rounded() / 10 },
                     recording: recordingPath, stats: media.map { CallManager.json($0.statistics()) })
     }
