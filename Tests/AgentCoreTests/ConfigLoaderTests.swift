@@ -159,6 +159,17 @@ import Testing
         }
     }
 
+    @Test func maxCallsRunsUpToTheDocumentedLimit() throws {
+        let many = configFile("[server]\nurl = ws://h\n[calls]\nmax_calls = 64\n")
+        #expect(try ConfigLoader.load(arguments: ["--config", many], environment: [:]).maxCalls == 64)
+        let most = configFile("[server]\nurl = ws://h\n[calls]\nmax_calls = \(AgentConfig.maxCallsLimit)\n")
+        #expect(try ConfigLoader.load(arguments: ["--config", most], environment: [:]).maxCalls == 256)
+        let tooMany = configFile("[server]\nurl = ws://h\n[calls]\nmax_calls = 257\n")
+        #expect(throws: ConfigError("\(tooMany):4: invalid integer \"257\" for max_calls in [calls] (expected 1...256)")) {
+            try ConfigLoader.load(arguments: ["--config", tooMany], environment: [:])
+        }
+    }
+
     @Test func missingOrInvalidServerIsAnError() {
         let noServer = configFile("[sip]\nlogin = 1\n")
         #expect(throws: ConfigError("missing server: set url in [server] of \(noServer) or pass --server ws://host:8080 (or wss://)")) {

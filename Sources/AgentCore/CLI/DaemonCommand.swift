@@ -85,6 +85,14 @@ enum DaemonCommand {
         Log.notice("agent", "wcs-agent \(AgentCore.version) starting; server \(config.server), control socket \(config.socketPath)")
         let signals = SignalHandling.signals()
         await host.current.start()
+        // Network changes go to whichever agent is in charge (a reload may replace it).
+        let networkMonitor: NetworkChangeMonitor?
+        do {
+            networkMonitor = try NetworkChangeMonitor { change in Task { await host.current.networkChanged(change) } }
+        } catch {
+            Log.warning("agent", "cannot watch network changes (\(error)); a changed path is noticed by the probes only")
+            networkMonitor = nil
+        }
         // WATCHDOG=1 only while both the main loop ticks and the agent actor answers.
         let watchdog = WatchdogPinger(notifier: notifier) { await host.current.heartbeat() }
         for await signal in signals {
@@ -99,6 +107,7 @@ enum DaemonCommand {
         }
         watchdog?.stop()
         webhook?.close()
+        networkMonitor?.close()
         metricsServer?.close()
         await host.current.shutdown()
         server.close()

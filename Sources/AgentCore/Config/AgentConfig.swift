@@ -49,6 +49,12 @@ public struct AgentConfig: Sendable, Equatable {
     public var receiveProbes: Int = 3
     /// Seconds between WebSocket probes.
     public var probesInterval: Double = 5.0
+    /// Seconds within which the kernel notices a dead TCP path under the WebSocket (TCP user timeout
+    /// and keepalive), pings or not; 0 keeps the kernel's defaults.
+    public var tcpTimeout: Double = 15
+    /// Watch the host's addresses, routes and links, and resume by token at once when the path to the
+    /// server changes (netlink).
+    public var watchNetwork: Bool = true
     /// Seconds allowed for connecting (TCP + TLS + WebSocket upgrade + WCS `connect`).
     public var connectTimeout: Double = 10
     /// Upper bound in seconds of the reconnect backoff.
@@ -62,6 +68,8 @@ public struct AgentConfig: Sendable, Equatable {
     public var audioSink: AudioSinkSpec = .null
     /// When incoming calls are answered (`[audio] answer`).
     public var answerMode: AnswerMode = .manual
+    /// Per-caller answer rules (`[answer]`, `[answer.NAME]`); empty = `answerMode` for every call.
+    public var answerRules = AnswerRuleSet()
     /// Addresses to gather ICE host candidates on (`[media] addresses`); empty = every interface.
     public var mediaAddresses: [String] = []
     /// STUN server `host:port` (`[media] stun`).
@@ -80,8 +88,13 @@ public struct AgentConfig: Sendable, Equatable {
     public var includeCandidates: Bool = true
     /// Codec preference (`[media] codecs`, e.g. `opus,pcmu,pcma`).
     public var codecs: [String] = ["opus", "pcmu", "pcma"]
-    /// Calls held at once (`[calls] max_calls`); one more incoming call is declined as busy.
+    /// Calls held at once (`[calls] max_calls`, 1...`maxCallsLimit`); one more incoming call is
+    /// declined as busy.
     public var maxCalls: Int = 2
+    /// The highest `max_calls` accepted. All calls share one media clock thread (`make bench`
+    /// measures 1 to 64 calls, Benchmarks/README.md); each call holds a few file descriptors and
+    /// UDP ports, so 256 stays clear of the usual 1024-descriptor soft limit.
+    public static let maxCallsLimit = 256
     /// The server's ring timeout in seconds (`[calls] ring_timeout`): an unanswered incoming call
     /// that ends after ringing this long (less 1 s) is recorded as no_answer, earlier as canceled.
     public var ringTimeout: Double = 30
@@ -127,7 +140,7 @@ extension AgentConfig: CustomStringConvertible, CustomReflectable {
             "sipDomain": sipDomain as Any, "sipOutboundProxy": sipOutboundProxy as Any, "sipPort": sipPort as Any,
             "register": register, "keepAlive": keepAlive, "stateDir": stateDir, "socketPath": socketPath,
             "socketGroup": socketGroup as Any, "caFile": caFile as Any, "insecureTLS": insecureTLS,
-            "logLevel": logLevel, "receiveProbes": receiveProbes, "probesInterval": probesInterval,
+            "logLevel": logLevel, "receiveProbes": receiveProbes, "probesInterval": probesInterval, "tcpTimeout": tcpTimeout, "watchNetwork": watchNetwork,
             "connectTimeout": connectTimeout, "backoffCap": backoffCap, "reconnectSpread": reconnectSpread,
             "pushListen": pushListen as Any, "pushSecret": pushSecret == nil ? "<unset>" : "<set>",
             "metricsListen": metricsListen as Any,

@@ -22,13 +22,15 @@ public enum ConfigLoader {
     public static let fileSchema: [String: Set<String>] = [
         "server": ["url", "app_key", "ca_file", "insecure_tls", "connect_timeout"],
         "sip": ["login", "auth_name", "password_file", "domain", "outbound_proxy", "port", "register"],
-        "agent": ["state_dir", "socket", "socket_group", "log_level", "keepalive", "receive_probes", "probes_interval", "backoff_cap", "reconnect_spread"],
+        "agent": ["state_dir", "socket", "socket_group", "log_level", "keepalive", "receive_probes", "probes_interval", "backoff_cap",
+                  "reconnect_spread", "tcp_timeout", "watch_network"],
         "audio": ["source", "sink", "answer"],
         "media": ["addresses", "stun", "turn", "turn_user", "turn_password_file", "turn_transport", "ice_transport_policy", "include_candidates", "codecs"],
         "calls": ["max_calls", "ring_timeout"],
         "hooks": ["on_incoming", "on_call_end", "timeout"],
         "push": ["listen", "secret_file"],
         "metrics": ["listen"],
+        "answer": AnswerRuleSet.keys,
     ]
 
     /// The name of the systemd credential holding the SIP password.
@@ -55,7 +57,7 @@ public enum ConfigLoader {
         var passwordFileFromFile: String?
         if let path = parsed.value("--config") {
             let file = try ConfigFile.load(path: path)
-            try file.validate(schema: fileSchema)
+            try file.validate(schema: fileSchema.merging(AnswerRuleSet.ruleSchema(in: file)) { known, _ in known })
             try apply(file, to: &config)
             passwordFileFromFile = try file.section("sip").path("password_file")
         }
@@ -111,6 +113,8 @@ public enum ConfigLoader {
         if let interval = try agent.seconds("probes_interval", in: 0.1...3600) { config.probesInterval = interval }
         if let cap = try agent.seconds("backoff_cap", in: 1...86400) { config.backoffCap = cap }
         if let w = try agent.seconds("reconnect_spread", in: 0...ReconnectSpread.maximumWindow) { config.reconnectSpread = w }
+        if let tcp = try agent.seconds("tcp_timeout", in: 0...3600) { config.tcpTimeout = tcp }
+        if let watch = try agent.bool("watch_network") { config.watchNetwork = watch }
 
         let audio = file.section("audio")
         if let v = try audio.nonEmptyString("source") { config.audioSource = try located(file, "audio", "source") { try AudioSourceSpec(parsing: v) } }
@@ -139,7 +143,7 @@ public enum ConfigLoader {
         if let v = try media.nonEmptyString("codecs") { config.codecs = list(v).map { $0.lowercased() } }
 
         let calls = file.section("calls")
-        if let v = try calls.int("max_calls", in: 1...16) { config.maxCalls = v }
+        if let v = try calls.int("max_calls", in: 1...AgentConfig.maxCallsLimit) { config.maxCalls = v }
         if let v = try calls.seconds("ring_timeout", in: 1...3600) { config.ringTimeout = v }
 
         let hooks = file.section("hooks")
@@ -149,6 +153,7 @@ public enum ConfigLoader {
         let push = file.section("push")
         if let v = try push.nonEmptyString("listen") { config.pushListen = try located(file, "push", "listen") { try PushListenAddress(parsing: v) } }
         if let v = try push.path("secret_file") { config.pushSecret = try readSecret(path: v, what: "push secret file") }
+        config.answerRules = try AnswerRuleSet.load(from: file)
         if let v = try file.section("metrics").nonEmptyString("listen") {
             config.metricsListen = try located(file, "metrics", "listen") { try MetricsListenAddress.parse(v) }
         }

@@ -70,6 +70,7 @@ public actor Agent {
         c.registerRequired = config.register
         c.receiveProbes = config.receiveProbes
         c.probesInterval = config.probesInterval
+        c.tcpLiveness = TCPLiveness.within(seconds: config.tcpTimeout)
         c.clientVersion = "2.0"
         c.clientBrowserVersion = "wcs-agent/\(AgentCore.version)"
         c.clientOSVersion = ProcessInfo.processInfo.operatingSystemVersionString

@@ -83,7 +83,7 @@ enum AgentMetrics {
         for (result, count) in c.callsEnded.sorted(by: { $0.key < $1.key }) {
             out.sample("wcs_agent_calls_ended_total", ["result": result], Double(count))
         }
-        counter(&out, "calls_rejected_busy_total", "Incoming calls declined as busy because max_calls were live.", c.rejectedAsBusy)
+        counter(&out, "calls_rejected_busy_total", "Incoming calls declined at once as busy (max_calls reached, or an answer rule said reject).", c.rejectedAsBusy)
         counter(&out, "missed_while_asleep_total", "Pushed calls that ended before the session came back.", c.missedWhileAsleep)
         gauge(&out, "calls_active", "Calls the agent holds now (ringing, talking, held, ending).", Double(s.calls.count))
         callFamilies(&out, s.calls)

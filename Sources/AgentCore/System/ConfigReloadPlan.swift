@@ -58,6 +58,8 @@ public struct ConfigReloadPlan: Sendable, Equatable {
             changed("[agent] keepalive", \.keepAlive, from: old, to: new),
             changed("[agent] receive_probes", \.receiveProbes, from: old, to: new),
             changed("[agent] probes_interval", \.probesInterval, from: old, to: new),
+            changed("[agent] tcp_timeout", \.tcpTimeout, from: old, to: new),
+            changed("[agent] watch_network", \.watchNetwork, from: old, to: new),
         ].compactMap { $0 }
         var live = [
             changed("[agent] log_level", \.logLevel, from: old, to: new),
@@ -67,6 +69,7 @@ public struct ConfigReloadPlan: Sendable, Equatable {
             changed("[audio] source", \.audioSource, from: old, to: new),
             changed("[audio] sink", \.audioSink, from: old, to: new),
             changed("[audio] answer", \.answerMode, from: old, to: new),
+            changed("[answer] rules", \.answerRules, from: old, to: new),
             changed("[media] addresses", \.mediaAddresses, from: old, to: new),
             changed("[media] stun", \.stunServer, from: old, to: new),
             changed("[media] turn", \.turnServer, from: old, to: new),

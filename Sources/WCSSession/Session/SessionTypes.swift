@@ -22,6 +22,10 @@ public struct WCSSessionConfiguration: Sendable {
     /// Seconds between ping-loss probes. 3 x 5 s notices a dead server within 15 s; protocol doc §6's
     /// Web SDK numbers (10 x 5 s) take 50 s.
     public var probesInterval: Double = 5
+    /// Kernel-level dead-path detection on the socket (TCP user timeout and keepalive): a path that
+    /// lost its peer is noticed within about 15 s even while no ping is due or the pings are off.
+    /// Nil keeps the kernel's defaults.
+    public var tcpLiveness: TCPLiveness? = .within(seconds: 15)
     /// Seconds to wait for `registered` (or a registration `fail`) after a fresh login.
     public var registrationTimeout: Double = 15
     public var clientVersion = "2.0"

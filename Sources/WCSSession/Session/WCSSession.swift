@@ -146,6 +146,16 @@ public actor WCSSession {
         }
     }
 
+    /// Whether the open socket's path still holds: the kernel routes to the server from the socket's
+    /// local address. Nil without an open socket. For network-change checks (a route lookup, no traffic).
+    public func pathStillRouted() -> Bool? {
+        guard let path = connection?.path else { return nil }
+        return path.isStillRouted
+    }
+
+    /// The open socket's two ends, for logs; nil without an open socket.
+    public func socketPath() -> SocketPath? { connection?.path }
+
     /// Closes the socket on purpose. With keepAlive the server keeps the session (and its SIP
     /// registration); `resume(token:)` comes back to it.
     public func disconnect() {
@@ -238,7 +248,8 @@ public actor WCSSession {
         let ws = WebSocketConnection(
             options: WebSocketOptions(url: configuration.url, caFile: configuration.caFile,
                                       allowInsecureTLS: configuration.allowInsecureTLS,
-                                      connectTimeout: configuration.connectTimeout),
+                                      connectTimeout: configuration.connectTimeout,
+                                      tcpLiveness: configuration.tcpLiveness),
             loop: loop)
         connection = ws
         setState(.connecting)
