@@ -43,8 +43,8 @@ def harnesses():
     return sorted(d for d in os.listdir(FUZZ_DIR) if os.path.isfile(os.path.join(FUZZ_DIR, d, "Harness.swift")))
 
 
-def run(cmd, **kwargs):
-    print("+ " + " ".join(cmd), flush=True)
+def run(cmd, shown=None, **kwargs):
+    print("+ " + (shown or " ".join(cmd)), flush=True)
     return subprocess.run(cmd, check=True, **kwargs)
 
 
@@ -85,7 +85,9 @@ def build(names):
         run(["swiftc", "-O", "-use-ld=lld", "-parse-as-library", "-swift-version", "6", "-sanitize=fuzzer,address",
              "-module-name", module, "-I", os.path.join(bin_path, "Modules")] + module_maps + includes
             + common + [os.path.join(FUZZ_DIR, name, "Harness.swift")] + objects + libraries
-            + ["-o", os.path.join(out_dir, name)], cwd=ROOT, env=env)
+            + ["-o", os.path.join(out_dir, name)], cwd=ROOT, env=env,
+            shown="swiftc -sanitize=fuzzer,address Tests/Fuzz/%s/Harness.swift + %d objects -o %s"
+            % (name, len(objects), os.path.relpath(os.path.join(out_dir, name), ROOT)))
     return out_dir
 
 
