@@ -13,6 +13,10 @@ APT_PACKAGES += strace
 APT_PACKAGES += dpkg-dev binutils
 # TURNRelayTests run calls through a real coturn (turnserver) on loopback.
 APT_PACKAGES += coturn
+# NetworkChangeTests put the agent in a network namespace with a veth pair (ip netns, as root).
+APT_PACKAGES += iproute2
+# MetricsTests check the exposition with promtool and scrape the daemon with a real Prometheus.
+APT_PACKAGES += prometheus
 # make bench only (CI does not run it): a venv for PyPI's `pesq`, which builds a C extension.
 BENCH_APT_PACKAGES := python3-venv python3-dev gcc
 SWIFT_FLAGS ?=

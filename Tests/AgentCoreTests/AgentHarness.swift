@@ -49,12 +49,14 @@ final class AgentHarness: @unchecked Sendable {
     }
 
     /// Starts `wcs-agent run` against the emulator and waits until the control socket answers.
+    /// The agent is a lone agent: `--reconnect-spread 0` unless `extra` sets it (the last flag wins).
     /// - Parameter launcher: a program and its arguments that run the agent (e.g. `strace … -o F`);
     ///   the agent's path and arguments follow them.
     func start(server: String? = nil, extra: [String] = [], waitOnline: Bool = true, launcher: [String] = []) throws {
         let args = ["run", "--server", server ?? emulator.url, "--sip-login", Self.login,
                     "--sip-password-file", passwordFile, "--sip-domain", "pbx.test",
-                    "--state-dir", stateDir, "--socket", socketPath, "--log-level", "debug"] + extra
+                    "--state-dir", stateDir, "--socket", socketPath, "--log-level", "debug",
+                    "--reconnect-spread", "0"] + extra
         var env = ProcessInfo.processInfo.environment
         env["NOTIFY_SOCKET"] = nil
         let command = launcher.isEmpty ? [agentBinary] + args : launcher + [agentBinary] + args

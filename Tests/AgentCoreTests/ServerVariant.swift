@@ -39,6 +39,10 @@ struct ServerVariant: Sendable, CustomTestStringConvertible {
         name: "registered before getUserData", arguments: ["--registered-order", "before", "--resume-registered", "yes"])
     static let slowConnection = ServerVariant(name: "connection answered after 3 s",
                                               arguments: ["--connection-delay", "3"])
+    static let dropAt0ms = ServerVariant(
+        name: "drop right after the resume's getUserData", arguments: ["--resume-drop-ms", "0", "--resume-drop-count", "1"])
+    static let dropAt20ms = ServerVariant(
+        name: "drop 20 ms after the resume's getUserData", arguments: ["--resume-drop-ms", "20", "--resume-drop-count", "1"])
     static let dropAt5ms = ServerVariant(
         name: "drop 5 ms after the resume's getUserData", arguments: ["--resume-drop-ms", "5", "--resume-drop-count", "1"])
     static let dropAt200ms = ServerVariant(name: "drop 200 ms after the resume's getUserData",

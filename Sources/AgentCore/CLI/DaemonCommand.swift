@@ -10,6 +10,7 @@ enum DaemonCommand {
                 + "  [--sip-auth-name NAME] [--sip-password-file FILE] [--sip-domain DOMAIN] [--sip-outbound-proxy HOST]\n"
                 + "  [--sip-port PORT] [--register|--no-register] [--state-dir DIR] [--socket PATH] [--socket-group GROUP]\n"
                 + "  [--ca-file PEM] [--insecure-tls] [--log-level debug|info|notice|warning|error]\n"
+                + "  [--reconnect-spread SECONDS]\n"
                 + "  [--audio-source file:PATH|tone:HZ|silence|pipe:PATH|command:CMD]\n"
                 + "  [--audio-sink record:DIR|pipe:PATH|command:CMD|null] [--answer manual|auto|after:SECONDS]\n"
                 + "  [--media-address ADDR]... [--stun HOST:PORT]\n"
@@ -33,8 +34,10 @@ enum DaemonCommand {
 
         let notifier = SystemdNotifier(environment: environment)
         let broadcaster = EventBroadcaster()
+        let metrics = MetricsCollector()
         let makeAgent: DaemonReloader.AgentFactory = { config in
             Agent(config: config, tokenStore: TokenStore(directory: config.stateDir), notifier: notifier) { event in
+                metrics.observe(json: event)
                 broadcaster.send(event)
             }
         }
@@ -46,7 +49,8 @@ enum DaemonCommand {
         do {
             server = try ControlServer(path: config.socketPath, group: config.socketGroup) { request in
                 await ControlDispatcher.handle(request, context: ControlContext(host: host, reloader: reloader,
-                                                                                protocolVersion: protocolVersion, peer: request.peer))
+                                                                                protocolVersion: protocolVersion, peer: request.peer,
+                                                                                metrics: metrics))
             }
         } catch {
             Log.error("agent", "control socket \(config.socketPath): \(error)")
@@ -65,9 +69,30 @@ enum DaemonCommand {
                 return ExitCode.failure.rawValue
             }
         }
+        var metricsServer: MetricsHTTPServer?
+        if let listen = config.metricsListen {
+            do {
+                metricsServer = try MetricsHTTPServer(address: listen) {
+                    (try? await AgentMetrics.scrape(host.current, collector: metrics)) ?? "# the agent did not answer\n"
+                }
+            } catch {
+                Log.error("metrics", "metrics endpoint \(listen): \(error)")
+                webhook?.close()
+                server.close()
+                return ExitCode.failure.rawValue
+            }
+        }
         Log.notice("agent", "wcs-agent \(AgentCore.version) starting; server \(config.server), control socket \(config.socketPath)")
         let signals = SignalHandling.signals()
         await host.current.start()
+        // Network changes go to whichever agent is in charge (a reload may replace it).
+        let networkMonitor: NetworkChangeMonitor?
+        do {
+            networkMonitor = try NetworkChangeMonitor { change in Task { await host.current.networkChanged(change) } }
+        } catch {
+            Log.warning("agent", "cannot watch network changes (\(error)); a changed path is noticed by the probes only")
+            networkMonitor = nil
+        }
         // WATCHDOG=1 only while both the main loop ticks and the agent actor answers.
         let watchdog = WatchdogPinger(notifier: notifier) { await host.current.heartbeat() }
         for await signal in signals {
@@ -82,6 +107,8 @@ enum DaemonCommand {
         }
         watchdog?.stop()
         webhook?.close()
+        networkMonitor?.close()
+        metricsServer?.close()
         await host.current.shutdown()
         server.close()
         Log.notice("agent", "stopped")

@@ -118,9 +118,12 @@ extension CallManager {
 
     // MARK: - Timers of a ringing call
 
+    /// Arms the auto-answer of a ringing call with an offer, as its answer mode says (the one
+    /// `chooseAnswer` picked, else `[audio] answer`); nothing while the decision waits for the hook.
     func scheduleAutoAnswer(_ callId: String) {
+        guard let call = calls[callId], !call.answerPending else { return }
         let delay: Double
-        switch config.answerMode {
+        switch call.answerMode ?? config.answerMode {
         case .manual: return
         case .auto: delay = 0
         case .after(let s): delay = s

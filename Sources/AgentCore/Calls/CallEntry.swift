@@ -20,6 +20,10 @@ struct CallEntry {
     var displayName: String?
     /// The display name came from the on_incoming hook (shown in `calls`).
     var displayNameFromHook = false
+    /// How this call is answered, as the answer rules or the hook chose; nil = `[audio] answer`.
+    var answerMode: AnswerMode?
+    /// The answer decision waits for `on_incoming` (auto-answer is not armed meanwhile).
+    var answerPending = false
     /// The server's SDP offer of an incoming call (nil until a usable one arrived).
     var offer: String?
     var media: CallMedia?

@@ -124,8 +124,8 @@ actor CallManager {
             return
         }
         scheduleRingExpiry(info.callId)
-        if offer == nil { awaitOffer(info.callId) } else { scheduleAutoAnswer(info.callId) }
-        runIncomingHook(info)
+        if offer == nil { awaitOffer(info.callId) }
+        chooseAnswer(info)
     }
 
     private func publishIncoming(_ call: CallEntry, replayed: Bool) {
@@ -140,18 +140,8 @@ actor CallManager {
         apply(callId, .rejectBusy, cause: .rejectedAsBusy)
     }
 
-    /// Runs on_incoming concurrently with ringing; its output becomes the display name.
-    private func runIncomingHook(_ info: CallInfo) {
-        guard hooks.onIncoming != nil else { return }
-        let hooks = self.hooks
-        Task { [weak self] in
-            guard let name = await hooks.incoming(callId: info.callId, caller: info.caller, callee: info.callee,
-                                                  displayName: info.visibleName) else { return }
-            await self?.setDisplayName(name, callId: info.callId)
-        }
-    }
-
-    private func setDisplayName(_ name: String, callId: String) {
+    /// The display name `on_incoming` printed for the call.
+    func setDisplayName(_ name: String, callId: String) {
         guard calls[callId] != nil else { return }
         calls[callId]?.displayName = name
         calls[callId]?.displayNameFromHook = true

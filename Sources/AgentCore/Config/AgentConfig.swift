@@ -49,16 +49,27 @@ public struct AgentConfig: Sendable, Equatable {
     public var receiveProbes: Int = 3
     /// Seconds between WebSocket probes.
     public var probesInterval: Double = 5.0
+    /// Seconds within which the kernel notices a dead TCP path under the WebSocket (TCP user timeout
+    /// and keepalive), pings or not; 0 keeps the kernel's defaults.
+    public var tcpTimeout: Double = 15
+    /// Watch the host's addresses, routes and links, and resume by token at once when the path to the
+    /// server changes (netlink).
+    public var watchNetwork: Bool = true
     /// Seconds allowed for connecting (TCP + TLS + WebSocket upgrade + WCS `connect`).
     public var connectTimeout: Double = 10
     /// Upper bound in seconds of the reconnect backoff.
     public var backoffCap: Double = 60
+    /// W of the fleet's reconnect spread (`[agent] reconnect_spread`): after a loss the server
+    /// caused, the first attempt waits a random time in [0, W) seconds. 0 suits a lone agent.
+    public var reconnectSpread: Double = ReconnectSpread.defaultWindow
     /// Outgoing audio of every call (`[audio] source`).
     public var audioSource: AudioSourceSpec = .silence
     /// Incoming audio of every call (`[audio] sink`).
     public var audioSink: AudioSinkSpec = .null
     /// When incoming calls are answered (`[audio] answer`).
     public var answerMode: AnswerMode = .manual
+    /// Per-caller answer rules (`[answer]`, `[answer.NAME]`); empty = `answerMode` for every call.
+    public var answerRules = AnswerRuleSet()
     /// Addresses to gather ICE host candidates on (`[media] addresses`); empty = every interface.
     public var mediaAddresses: [String] = []
     /// STUN server `host:port` (`[media] stun`).
@@ -92,6 +103,8 @@ public struct AgentConfig: Sendable, Equatable {
     public var pushListen: PushListenAddress?
     /// The webhook's shared secret, read from `[push] secret_file`; never logged.
     public var pushSecret: String?
+    /// Where the Prometheus metrics endpoint listens (`[metrics] listen`); nil = none.
+    public var metricsListen: PushListenAddress?
 
     /// A configuration with every default and the given server URL.
     public init(server: String) {
@@ -122,9 +135,10 @@ extension AgentConfig: CustomStringConvertible, CustomReflectable {
             "sipDomain": sipDomain as Any, "sipOutboundProxy": sipOutboundProxy as Any, "sipPort": sipPort as Any,
             "register": register, "keepAlive": keepAlive, "stateDir": stateDir, "socketPath": socketPath,
             "socketGroup": socketGroup as Any, "caFile": caFile as Any, "insecureTLS": insecureTLS,
-            "logLevel": logLevel, "receiveProbes": receiveProbes, "probesInterval": probesInterval,
-            "connectTimeout": connectTimeout, "backoffCap": backoffCap,
+            "logLevel": logLevel, "receiveProbes": receiveProbes, "probesInterval": probesInterval, "tcpTimeout": tcpTimeout, "watchNetwork": watchNetwork,
+            "connectTimeout": connectTimeout, "backoffCap": backoffCap, "reconnectSpread": reconnectSpread,
             "pushListen": pushListen as Any, "pushSecret": pushSecret == nil ? "<unset>" : "<set>",
+            "metricsListen": metricsListen as Any,
         ], displayStyle: .struct)
     }
 }

@@ -13,7 +13,7 @@ public enum ConfigLoader {
         valueFlags: [
             "--config", "--server", "--app-key", "--sip-login", "--sip-auth-name", "--sip-password-file",
             "--sip-domain", "--sip-outbound-proxy", "--sip-port", "--state-dir", "--socket", "--socket-group",
-            "--ca-file", "--log-level", "--audio-source", "--audio-sink", "--answer", "--media-address", "--stun",
+            "--ca-file", "--log-level", "--reconnect-spread", "--audio-source", "--audio-sink", "--answer", "--media-address", "--stun",
         ],
         booleanFlags: ["--register", "--no-register", "--insecure-tls"],
         refusedFlags: ["--sip-password": passwordOnCommandLineExplanation])
@@ -22,12 +22,15 @@ public enum ConfigLoader {
     public static let fileSchema: [String: Set<String>] = [
         "server": ["url", "app_key", "ca_file", "insecure_tls", "connect_timeout"],
         "sip": ["login", "auth_name", "password_file", "domain", "outbound_proxy", "port", "register"],
-        "agent": ["state_dir", "socket", "socket_group", "log_level", "keepalive", "receive_probes", "probes_interval", "backoff_cap"],
+        "agent": ["state_dir", "socket", "socket_group", "log_level", "keepalive", "receive_probes", "probes_interval", "backoff_cap",
+                  "reconnect_spread", "tcp_timeout", "watch_network"],
         "audio": ["source", "sink", "answer"],
         "media": ["addresses", "stun", "turn", "turn_user", "turn_password_file", "turn_transport", "ice_transport_policy", "include_candidates", "codecs"],
         "calls": ["max_calls", "ring_timeout"],
         "hooks": ["on_incoming", "on_call_end", "timeout"],
         "push": ["listen", "secret_file"],
+        "metrics": ["listen"],
+        "answer": AnswerRuleSet.keys,
     ]
 
     /// The name of the systemd credential holding the SIP password.
@@ -54,7 +57,7 @@ public enum ConfigLoader {
         var passwordFileFromFile: String?
         if let path = parsed.value("--config") {
             let file = try ConfigFile.load(path: path)
-            try file.validate(schema: fileSchema)
+            try file.validate(schema: fileSchema.merging(AnswerRuleSet.ruleSchema(in: file)) { known, _ in known })
             try apply(file, to: &config)
             passwordFileFromFile = try file.section("sip").path("password_file")
         }
@@ -109,6 +112,9 @@ public enum ConfigLoader {
         if let probes = try agent.int("receive_probes", in: 0...1000) { config.receiveProbes = probes }
         if let interval = try agent.seconds("probes_interval", in: 0.1...3600) { config.probesInterval = interval }
         if let cap = try agent.seconds("backoff_cap", in: 1...86400) { config.backoffCap = cap }
+        if let w = try agent.seconds("reconnect_spread", in: 0...ReconnectSpread.maximumWindow) { config.reconnectSpread = w }
+        if let tcp = try agent.seconds("tcp_timeout", in: 0...3600) { config.tcpTimeout = tcp }
+        if let watch = try agent.bool("watch_network") { config.watchNetwork = watch }
 
         let audio = file.section("audio")
         if let v = try audio.nonEmptyString("source") { config.audioSource = try located(file, "audio", "source") { try AudioSourceSpec(parsing: v) } }
@@ -147,6 +153,10 @@ public enum ConfigLoader {
         let push = file.section("push")
         if let v = try push.nonEmptyString("listen") { config.pushListen = try located(file, "push", "listen") { try PushListenAddress(parsing: v) } }
         if let v = try push.path("secret_file") { config.pushSecret = try readSecret(path: v, what: "push secret file") }
+        config.answerRules = try AnswerRuleSet.load(from: file)
+        if let v = try file.section("metrics").nonEmptyString("listen") {
+            config.metricsListen = try located(file, "metrics", "listen") { try MetricsListenAddress.parse(v) }
+        }
     }
 
     /// Comma- or blank-separated list.
@@ -190,6 +200,12 @@ public enum ConfigLoader {
         let addresses = parsed.values("--media-address").flatMap(list)
         if !addresses.isEmpty { config.mediaAddresses = addresses }
         if let v = try text("--stun") { config.stunServer = v }
+        if let v = try text("--reconnect-spread") {
+            guard let w = ConfigValue.seconds(v), (0...ReconnectSpread.maximumWindow).contains(w) else {
+                throw ConfigError("--reconnect-spread: invalid value \"\(v)\" (expected seconds, 0-\(Int(ReconnectSpread.maximumWindow)))")
+            }
+            config.reconnectSpread = w
+        }
         if let v = try text("--log-level") {
             guard let level = LogLevel(name: v) else {
                 throw ConfigError("--log-level: invalid level \"\(v)\" (expected debug, info, notice, warning or error)")

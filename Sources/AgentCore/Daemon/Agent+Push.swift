@@ -28,7 +28,11 @@ extension Agent {
         while !announcedCallIds.contains(push.callId) && Date() < deadline {
             try? await Task.sleep(for: .milliseconds(10))
         }
-        if announcedCallIds.contains(push.callId) { return PushWakeResult(outcome: .ringing, wake: result) }
+        if announcedCallIds.contains(push.callId) {
+            // The resume does not wait for replays: a call replayed after its outcome refines it here.
+            let refined: WakeResult = result == .resumed ? .resumedWithPendingCall : result
+            return PushWakeResult(outcome: .ringing, wake: refined)
+        }
         recordMissed(push, received: received)
         return PushWakeResult(outcome: .missed, wake: result)
     }

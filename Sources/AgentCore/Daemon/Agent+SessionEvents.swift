@@ -16,7 +16,7 @@ extension Agent {
             connectedSince = nil
             lastError = reason.description
             Log.warning("agent", "lost the connection (\(reason)); resuming by token")
-            scheduleRetry()
+            scheduleRetry(after: ReconnectCause(reason))
         case .registrationFailed(let status, let info):
             publishEvent(.registrationFailed(.reported(status: status, info: info)))
         case .incomingCall(let info, let offer, let replayed):

@@ -3,8 +3,9 @@ import MainLoop
 import WCSSession
 
 /// The daemon's connection lifecycle: holds one WCS session, keeps its token, resumes by token
-/// after any loss (exponential backoff with jitter, never two connections at once), sleeps on
-/// request and wakes on `reconnect` or a push. Calls are not kept here: session call events are
+/// after any loss (after a loss the server caused, first a random wait in the fleet's reconnect
+/// spread; then exponential backoff with jitter; never two connections at once), sleeps on
+/// request and wakes on `reconnect` or a push, which never wait for the spread. Calls are not kept here: session call events are
 /// routed to `CallManager` (the one owner of calls) and call verbs are passed to it.
 /// An actor: control verbs, the session event pump and push intake all call into it.
 public actor Agent {
@@ -28,7 +29,8 @@ public actor Agent {
     let callManager: CallManager
 
     var phase: AgentPhase = .starting
-    private var backoff: Backoff
+    private var reconnects: ReconnectSchedule<SystemRandomNumberGenerator>
+    private var retryIsSpread = false
     private var attemptTask: Task<WakeResult, Never>?
     private var retryTask: Task<Void, Never>?
     private var retryAt: Date?
@@ -48,7 +50,8 @@ public actor Agent {
         self.tokenStore = tokenStore
         self.notifier = notifier
         self.publish = publish
-        self.backoff = Backoff(cap: config.backoffCap)
+        self.reconnects = ReconnectSchedule(spread: ReconnectSpread(window: config.reconnectSpread),
+                                            backoff: Backoff(cap: config.backoffCap), generator: SystemRandomNumberGenerator())
         let session = WCSSession(configuration: Agent.sessionConfiguration(config), loop: loop)
         self.session = session
         self.callManager = CallManager(config: config, session: session) { event in
@@ -67,6 +70,7 @@ public actor Agent {
         c.registerRequired = config.register
         c.receiveProbes = config.receiveProbes
         c.probesInterval = config.probesInterval
+        c.tcpLiveness = TCPLiveness.within(seconds: config.tcpTimeout)
         c.clientVersion = "2.0"
         c.clientBrowserVersion = "wcs-agent/\(AgentCore.version)"
         c.clientOSVersion = ProcessInfo.processInfo.operatingSystemVersionString
@@ -88,7 +92,7 @@ public actor Agent {
             }
         }
         announceReadyIfTokenStored()
-        Task { _ = await self.wake(reason: "start") }
+        Task { _ = await self.wake(reason: "start", explicit: false) }
     }
 
     // MARK: - systemd readiness and reload
@@ -115,10 +119,10 @@ public actor Agent {
     public func heartbeat() {}
 
     /// Takes a reloaded configuration whose changes apply in place (log level aside, which the
-    /// logger owns): audio, answer mode and media settings for the next call, backoff cap, and
-    /// whatever else is read from the configuration as it goes.
+    /// logger owns): audio, answer mode and media settings for the next call, backoff cap, reconnect
+    /// spread, and whatever else is read from the configuration as it goes.
     public func applyLive(_ newConfig: AgentConfig) async {
-        if newConfig.backoffCap != config.backoffCap { backoff = Backoff(cap: newConfig.backoffCap) }
+        reconnects.configure(spreadWindow: newConfig.reconnectSpread, backoffCap: newConfig.backoffCap)
         config = newConfig
         await callManager.reload(config: newConfig)
     }
@@ -137,15 +141,25 @@ public actor Agent {
     // MARK: - Verbs
 
     /// Brings the session back now (what a push handler runs). Idempotent: when online it does
-    /// nothing; concurrent calls share one attempt.
+    /// nothing; concurrent calls share one attempt. Never waits for the reconnect spread: it cancels
+    /// a spread wait, and a refused token logs in within the same attempt.
     public func wake(reason: String) async -> WakeResult {
+        await wake(reason: reason, explicit: true)
+    }
+
+    /// `explicit`: a push or a `reconnect` command (a call may be waiting), not the agent's own
+    /// start or retry. An explicit wake that shared an attempt which ended in a spread wait goes at once.
+    func wake(reason: String, explicit: Bool) async -> WakeResult {
+        while let running = attemptTask {
+            let shared = await running.value
+            guard explicit, phase == .waitingToRetry, retryIsSpread else { return shared }
+        }
         if phase == .online { return .alreadyOnline }
         if phase == .stopping { return .failed }
-        if let running = attemptTask { return await running.value }
         retryTask?.cancel()
         retryTask = nil
         retryAt = nil
-        let task = Task { await self.attempt(reason: reason) }
+        let task = Task { await self.attempt(reason: reason, explicit: explicit) }
         attemptTask = task
         let result = await task.value
         attemptTask = nil
@@ -247,7 +261,7 @@ public actor Agent {
 
     // MARK: - Connecting
 
-    private func attempt(reason: String) async -> WakeResult {
+    private func attempt(reason: String, explicit: Bool) async -> WakeResult {
         phase = .connecting
         publishEvent(.state(phase.rawValue, reason: reason))
         notifier?.status("connecting to \(config.server) (\(reason))")
@@ -260,7 +274,9 @@ public actor Agent {
         }
         if let stored, stored.server == config.server {
             Log.info("agent", "resuming the server session by token (\(reason))")
-            let outcome = await session.resume(token: Secret(stored.token), sessionId: stored.sessionId)
+            let loginIfRefused = explicit || reconnects.logsInRightAfterRefusedToken
+            let outcome = await session.resume(token: Secret(stored.token), sessionId: stored.sessionId,
+                                               loginIfRefused: loginIfRefused)
             return await confirmed(handle(outcome, stored: stored))
         }
         if let stored, stored.server != config.server {
@@ -282,7 +298,7 @@ public actor Agent {
         connectedSince = nil
         lastError = "the socket closed right after the session came up"
         Log.warning("agent", "\(lastError!); resuming by token")
-        scheduleRetry()
+        scheduleRetry(after: .localLoss)
         return .failed
     }
 
@@ -300,12 +316,22 @@ public actor Agent {
             Log.notice("agent", "token no longer valid (\(why)); logged in again with a new session")
             loseCalls("the server session was lost (\(why))")
             return handleLogin(result, relogin: true)
+        case .failed(let error) where error.kind == .loginDeferred:
+            // The server restarted: log in, but only after the spread (see ReconnectSchedule).
+            try? tokenStore.clear()
+            loseCalls("the server session was lost (token refused)")
+            lastError = "the server refused the session token (\(error.message))"
+            Log.notice("agent", "\(lastError!); logging in after the reconnect spread")
+            scheduleRetry(after: .tokenRefused)
+            return .failed
         case .failed(let error):
             if error.kind == .tokenRejected {
                 try? tokenStore.clear()
                 loseCalls("the server session was lost (token refused)")
             }
-            return failed(error, retry: error.kind != .tokenRejected)
+            let result = failed(error, retry: error.kind != .tokenRejected)
+            if error.kind == .tryLater { giveUpTokenAfterPushbacks() }
+            return result
         }
     }
 
@@ -344,7 +370,7 @@ public actor Agent {
         phase = .online
         connectedSince = Date()
         lastError = nil
-        backoff.reset()
+        reconnects.online()
         publishEvent(event)
         publishEvent(.state(phase.rawValue))
         notifyState("online, session \(info.sessionId ?? "?")")
@@ -360,15 +386,23 @@ public actor Agent {
             notifyState("failed: \(error.message)")
             return .failed
         }
-        scheduleRetry()
+        scheduleRetry(after: ReconnectCause(failure: error.kind))
         return .failed
     }
 
-    func scheduleRetry() {
-        let delay = backoff.next()
+    /// Waits (spread or backoff, see `ReconnectSchedule`), then tries again unless woken before.
+    func scheduleRetry(after cause: ReconnectCause) {
+        let wait = reconnects.next(after: cause)
+        let delay = wait.seconds
+        retryIsSpread = wait.isSpread
         phase = .waitingToRetry
         retryAt = Date().addingTimeInterval(delay)
-        Log.info("agent", "next attempt in \(String(format: "%.1f", delay)) s")
+        if wait.isSpread {
+            Log.info("agent", "\(cause): first attempt in \(String(format: "%.1f", delay)) s (reconnect_spread "
+                     + "\(reconnects.spread.window) s; a push or `wcs-agent reconnect` goes at once)")
+        } else {
+            Log.info("agent", "next attempt in \(String(format: "%.1f", delay)) s")
+        }
         publishEvent(.state(phase.rawValue, retryInSeconds: delay))
         notifier?.status("reconnecting in \(Int(delay.rounded())) s: \(lastError ?? "")")
         retryTask?.cancel()
@@ -383,7 +417,17 @@ public actor Agent {
         guard phase == .waitingToRetry else { return }
         retryTask = nil
         retryAt = nil
-        _ = await wake(reason: "retry")
+        _ = await wake(reason: "retry", explicit: false)
+    }
+
+    /// After `ReconnectSchedule.pushbacksBeforeLogin` resumes in a row that the server closed early,
+    /// stop keeping the token: the next attempt logs in (a server may answer unknown tokens that way).
+    private func giveUpTokenAfterPushbacks() {
+        guard reconnects.givesUpToken, (try? tokenStore.load()) != nil else { return }
+        Log.notice("agent", "the server closed \(reconnects.pushbacks) resumes in a row before the session came up; "
+                   + "giving up the token, the next attempt logs in")
+        try? tokenStore.clear()
+        loseCalls("the server session was given up (the server kept closing resumes)")
     }
 
     /// Stamps the event with the time and hands its wire JSON to the subscribers.

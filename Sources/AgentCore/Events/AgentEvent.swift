@@ -41,7 +41,7 @@ public enum AgentEvent: Sendable, Equatable {
     case incomingCall(CallDescription, replayed: Bool, ringTimeout: Double)
     /// `call_status`: the server changed a call's status.
     case callStatus(CallDescription)
-    /// `call_rejected`: a call declined at once (`reason` "busy": `max_calls` reached).
+    /// `call_rejected`: a call declined at once (`reason` "busy": `max_calls` reached; "rule": an answer rule).
     case callRejected(callId: String, reason: String, caller: String?, maxCalls: Int)
     /// `call_updated`: a call's display name changed (`source`: "on_incoming", the hook).
     case callUpdated(callId: String, displayName: String, source: String)

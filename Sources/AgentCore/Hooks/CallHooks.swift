@@ -1,8 +1,15 @@
 import Foundation
 import MainLoop
 
+/// What `on_incoming` printed: the caller's display name and, optionally, an answer decision
+/// (a line `answer: auto|after:N|manual|reject`, see `AnswerRuleSet`).
+struct IncomingHookResult: Sendable, Equatable {
+    var displayName: String?
+    var decision: AnswerAction?
+}
+
 /// The `[hooks]` commands: `on_incoming` (its first output line becomes the caller's display
-/// name, like a contact lookup) and `on_call_end`. Each runs via /bin/sh with the call's details
+/// name, like a contact lookup; a line `answer: ACTION` decides how the call is answered) and `on_call_end`. Each runs via /bin/sh with the call's details
 /// in `WCS_*` variables plus PATH, HOME, LANG and TZ; nothing else from our environment and never
 /// a secret. A failing, hanging or missing hook is logged and killed at its timeout; it never
 /// delays a call.
@@ -17,20 +24,27 @@ struct CallHooks: Sendable {
         timeout = config.hookTimeout
     }
 
-    /// Runs `on_incoming`; returns the display name it printed (first line, trimmed, at most 100
-    /// characters), or nil when it printed nothing, failed or timed out.
-    func incoming(callId: String, caller: String?, callee: String?, displayName: String?) async -> String? {
-        guard let command = onIncoming else { return nil }
+    /// Runs `on_incoming`; returns the display name it printed (first line that is not a decision,
+    /// trimmed, at most 100 characters) and its decision; both nil when it printed nothing, failed or timed out.
+    func incoming(callId: String, caller: String?, callee: String?, displayName: String?) async -> IncomingHookResult {
+        guard let command = onIncoming else { return IncomingHookResult() }
         let env = Self.environment(["WCS_CALL_ID": callId, "WCS_CALLER": caller, "WCS_CALLEE": callee,
                                     "WCS_DISPLAY_NAME": displayName, "WCS_DIRECTION": "incoming"])
         let outcome = await HookProcess.run(command, environment: env, timeout: timeout)
         guard outcome.succeeded else {
             Log.warning("hooks", "on_incoming for call \(callId) failed (\(outcome.summary)); the call goes on without it")
-            return nil
+            return IncomingHookResult()
         }
         let name = Self.displayName(from: outcome.output)
-        Log.info("hooks", "on_incoming for call \(callId): \(name.map { "display name \"\($0)\"" } ?? "no display name")")
-        return name
+        var decision: AnswerAction?
+        switch AnswerRuleSet.hookDecision(in: outcome.output) {
+        case .success(let action)?: decision = action
+        case .failure(let error)?: Log.warning("hooks", "on_incoming for call \(callId) printed an answer line that does not parse: \(error)")
+        case nil: break
+        }
+        Log.info("hooks", "on_incoming for call \(callId): \(name.map { "display name \"\($0)\"" } ?? "no display name")"
+            + (decision.map { ", answer \($0)" } ?? ""))
+        return IncomingHookResult(displayName: name, decision: decision)
     }
 
     /// Runs `on_call_end` for a finished call (fire and forget).
@@ -56,7 +70,7 @@ struct CallHooks: Sendable {
     /// The first non-empty output line, trimmed, control characters removed, at most 100 characters.
     static func displayName(from output: String) -> String? {
         guard let line = output.split(whereSeparator: \.isNewline).lazy
-            .map({ $0.trimmingCharacters(in: .whitespaces) }).first(where: { !$0.isEmpty }) else { return nil }
+            .map({ $0.trimmingCharacters(in: .whitespaces) }).first(where: { !$0.isEmpty && !AnswerRuleSet.isDecisionLine($0) }) else { return nil }
         let clean = String(String.UnicodeScalarView(line.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }))
         return clean.isEmpty ? nil : String(clean.prefix(100))
     }

@@ -13,30 +13,31 @@ public struct PushListenAddress: Sendable, Equatable, CustomStringConvertible {
     /// Whether `host` is an IPv6 address.
     public var isIPv6: Bool { host.contains(":") }
 
-    /// Parses `HOST:PORT` / `[HOST]:PORT`. Throws `ConfigError` with the expected form.
-    public init(parsing text: String) throws(ConfigError) {
+    /// Parses `HOST:PORT` / `[HOST]:PORT`. Throws `ConfigError` with the expected form; `what`
+    /// names the setting in the message.
+    public init(parsing text: String, what: String = "push listen address") throws(ConfigError) {
         let expected = "expected IPV4:PORT or [IPV6]:PORT, e.g. 127.0.0.1:8089"
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let hostPart: Substring, portPart: Substring
         if trimmed.hasPrefix("[") {
             guard let close = trimmed.firstIndex(of: "]"), trimmed[trimmed.index(after: close)...].hasPrefix(":") else {
-                throw ConfigError("invalid push listen address \"\(text)\": \(expected)")
+                throw ConfigError("invalid \(what) \"\(text)\": \(expected)")
             }
             hostPart = trimmed[trimmed.index(after: trimmed.startIndex)..<close]
             portPart = trimmed[trimmed.index(close, offsetBy: 2)...]
         } else {
             guard let colon = trimmed.lastIndex(of: ":"), !trimmed[..<colon].contains(":") else {
-                throw ConfigError("invalid push listen address \"\(text)\": \(expected)")
+                throw ConfigError("invalid \(what) \"\(text)\": \(expected)")
             }
             hostPart = trimmed[..<colon]
             portPart = trimmed[trimmed.index(after: colon)...]
         }
         guard let port = Int(portPart), (0...65535).contains(port) else {
-            throw ConfigError("invalid port in push listen address \"\(text)\": \(expected)")
+            throw ConfigError("invalid port in \(what) \"\(text)\": \(expected)")
         }
         let host = String(hostPart)
         guard Self.socketAddress(host: host, port: 0) != nil else {
-            throw ConfigError("invalid host in push listen address \"\(text)\": \(expected) (numeric addresses only)")
+            throw ConfigError("invalid host in \(what) \"\(text)\": \(expected) (numeric addresses only)")
         }
         self.host = host
         self.port = port

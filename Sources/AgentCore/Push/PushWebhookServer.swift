@@ -42,22 +42,8 @@ public final class PushWebhookServer: Sendable {
 
     /// Binds and starts listening. Throws `SystemCallError` when the address cannot be bound.
     public init(address: PushListenAddress, secret: String, intake: @escaping Intake) throws(SystemCallError) {
-        let family = address.isIPv6 ? AF_INET6 : AF_INET
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw SystemCallError.current("create a socket for", path: address.description) }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var storage = PushListenAddress.socketAddress(host: address.host, port: address.port) ?? sockaddr_storage()
-        let length = socklen_t(address.isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard bound == 0, listen(fd, 1024) == 0 else {
-            let error = SystemCallError.current("listen on", path: address.description)
-            FileDescriptorIO.close(fd)
-            throw error
-        }
-        self.address = PushListenAddress(host: address.host, port: Self.boundPort(fd) ?? address.port)
+        let (fd, port) = try TCPListeningSocket.open(address)
+        self.address = PushListenAddress(host: address.host, port: port)
         let listener = PushWebhookListener(listenFD: fd, label: self.address.description, secret: Array(secret.utf8),
                                            intake: intake)
         self.listener = listener
@@ -78,18 +64,5 @@ public final class PushWebhookServer: Sendable {
 
     deinit {
         close()
-    }
-
-    private static func boundPort(_ fd: Int32) -> Int? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let ok = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard ok == 0 else { return nil }
-        return withUnsafeBytes(of: storage) { raw in
-            // sin_port and sin6_port sit at the same offset, right after the family.
-            Int(UInt16(bigEndian: raw.load(fromByteOffset: 2, as: UInt16.self)))
-        }
     }
 }

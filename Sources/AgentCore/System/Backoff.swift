@@ -1,8 +1,10 @@
 /// Exponential backoff with full jitter: attempt n waits a uniformly random time in
 /// `0...min(cap, base * factor^n)`.
 ///
-/// Full jitter spreads reconnecting clients apart (no storms after a server restart). Call
-/// `reset()` after a connection has been healthy. The random source is injectable for tests.
+/// Full jitter spreads reconnecting clients apart when their attempts keep failing. Call `reset()`
+/// after a connection has been healthy. The random source is injectable for tests: a closure, or a
+/// generator passed to `next(using:)` (`ReconnectSchedule` uses that one, seeded in its tests).
+/// A value type, owned by whoever schedules the retries (the agent actor, via `ReconnectSchedule`).
 public struct Backoff: Sendable {
     /// The first attempt's upper bound, in seconds.
     public let base: Double
@@ -42,6 +44,13 @@ public struct Backoff: Sendable {
         attempt += 1
         let r = min(max(random(), 0), 1)
         return ceiling * r
+    }
+
+    /// The next delay in seconds, drawn from `generator` instead of the closure; advances the counter.
+    public mutating func next(using generator: inout some RandomNumberGenerator) -> Double {
+        let ceiling = currentCeiling
+        attempt += 1
+        return ceiling * Double.random(in: 0...1, using: &generator)
     }
 
     /// Starts again from `base`.

@@ -28,6 +28,7 @@ public struct ConfigReloadPlan: Sendable, Equatable {
         effective.stateDir = old.stateDir
         effective.socketPath = old.socketPath
         effective.socketGroup = old.socketGroup
+        effective.metricsListen = old.metricsListen
         self.effective = effective
 
         func changed<T: Equatable>(_ key: String, _ path: KeyPath<AgentConfig, T>, from a: AgentConfig, to b: AgentConfig) -> String? {
@@ -37,6 +38,7 @@ public struct ConfigReloadPlan: Sendable, Equatable {
             changed("[agent] state_dir", \.stateDir, from: old, to: new),
             changed("[agent] socket", \.socketPath, from: old, to: new),
             changed("[agent] socket_group", \.socketGroup, from: old, to: new),
+            changed("[metrics] listen", \.metricsListen, from: old, to: new),
         ].compactMap { $0 }
         relogin = [
             changed("[server] url", \.server, from: old, to: new),
@@ -56,14 +58,18 @@ public struct ConfigReloadPlan: Sendable, Equatable {
             changed("[agent] keepalive", \.keepAlive, from: old, to: new),
             changed("[agent] receive_probes", \.receiveProbes, from: old, to: new),
             changed("[agent] probes_interval", \.probesInterval, from: old, to: new),
+            changed("[agent] tcp_timeout", \.tcpTimeout, from: old, to: new),
+            changed("[agent] watch_network", \.watchNetwork, from: old, to: new),
         ].compactMap { $0 }
         var live = [
             changed("[agent] log_level", \.logLevel, from: old, to: new),
             changed("[agent] backoff_cap", \.backoffCap, from: old, to: new),
+            changed("[agent] reconnect_spread", \.reconnectSpread, from: old, to: new),
             changed("[sip] password_file", \.sipPasswordFile, from: old, to: new),
             changed("[audio] source", \.audioSource, from: old, to: new),
             changed("[audio] sink", \.audioSink, from: old, to: new),
             changed("[audio] answer", \.answerMode, from: old, to: new),
+            changed("[answer] rules", \.answerRules, from: old, to: new),
             changed("[media] addresses", \.mediaAddresses, from: old, to: new),
             changed("[media] stun", \.stunServer, from: old, to: new),
             changed("[media] turn", \.turnServer, from: old, to: new),

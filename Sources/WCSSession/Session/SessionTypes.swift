@@ -22,11 +22,12 @@ public struct WCSSessionConfiguration: Sendable {
     /// Seconds between ping-loss probes. 3 x 5 s notices a dead server within 15 s; protocol doc §6's
     /// Web SDK numbers (10 x 5 s) take 50 s.
     public var probesInterval: Double = 5
+    /// Kernel-level dead-path detection on the socket (TCP user timeout and keepalive): a path that
+    /// lost its peer is noticed within about 15 s even while no ping is due or the pings are off.
+    /// Nil keeps the kernel's defaults.
+    public var tcpLiveness: TCPLiveness? = .within(seconds: 15)
     /// Seconds to wait for `registered` (or a registration `fail`) after a fresh login.
     public var registrationTimeout: Double = 15
-    /// Seconds a resume waits after `getUserData` for replayed ringing calls (they are delivered
-    /// as events at once either way; this only shapes the `ResumeOutcome`).
-    public var resumeSettle: Double = 0.02
     public var clientVersion = "2.0"
     public var clientOSVersion: String?
     public var clientBrowserVersion: String?
@@ -150,10 +151,17 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         case rejected
         /// The socket closed before the session was established.
         case closed
+        /// The server closed a resume's socket before `getUserData` with a close code other than a
+        /// normal close (1013 "try again later", 1001, 1011; libwebsockets 4.1 shows 1012-2999 as
+        /// 1002): it cannot take us now. The token stays valid; try again after a backoff.
+        case tryLater
         /// No `getUserData` in time.
         case timeout
         /// The token was refused and no credentials are configured for a new login.
         case tokenRejected
+        /// The token was refused or gone, and the caller asked for no login in the same resume
+        /// (`loginIfRefused: false`): log in when it suits (the agent: after the reconnect spread).
+        case loginDeferred
         /// The operation needs an established session.
         case notConnected
         /// No such call.

@@ -12,7 +12,8 @@ import MainLoop
 /// a resume sends no SIP fields; a `getUserData` with a different token for a different session, a
 /// `fail`, or a close before `getUserData` means the token is gone and a full login follows; a new
 /// token for the same `sessionId` is a rotation (resumed, new token); a `registered` before
-/// `getUserData` counts; a socket lost right after a resume's `getUserData` fails the resume; a resumed session whose
+/// `getUserData` counts; a socket lost before the resume returns fails it, one lost later is an ordinary
+/// `.disconnected`; a resumed session whose
 /// `getUserData` echoes `sipRegisterRequired: true` counts as registered (no `registered` is
 /// re-sent); `setRemoteSDP` for an unknown call is cached until `notifyIncomingCall`.
 public actor WCSSession {
@@ -27,6 +28,8 @@ public actor WCSSession {
     public private(set) var state: SessionState = .disconnected
     /// The session we hold (or held, if disconnected): token, id, SIP login.
     public private(set) var sessionInfo: SessionInfo?
+    /// When we last answered a server ping with a pong (the keepalive's heartbeat); nil before the first.
+    public private(set) var lastPongAt: Date?
 
     private var connection: WebSocketConnection?
     private var generation = 0
@@ -90,8 +93,13 @@ public actor WCSSession {
     /// follows (if credentials are configured) and `.reloggedIn` carries the new token to store.
     /// A new token for the **same** session (`sessionId` equal to `sessionId`, or to the session
     /// held before) is a rotation: the outcome is `.resumed` with the new token in its info.
-    /// A socket that dies right after `getUserData` gives `.failed(.closed)`, never `.resumed`.
-    public func resume(token: Secret, sessionId: String? = nil) async -> ResumeOutcome {
+    /// Returns as soon as `getUserData` is handled (no settle wait). A socket that died by then gives
+    /// `.failed(.closed)`, never `.resumed`; one that dies later is reported as `.disconnected`. Ringing
+    /// calls the server replays after the outcome are still delivered as `.incomingCall(replayed: true)`.
+    /// With `loginIfRefused` false a refused token gives `.failed(.loginDeferred)` instead of a login.
+    /// A server close before `getUserData` other than a normal one (1000, or no code) is pushback, not
+    /// a refusal: `.failed(.tryLater)`, and no login.
+    public func resume(token: Secret, sessionId: String? = nil, loginIfRefused: Bool = true) async -> ResumeOutcome {
         await beginOperation()
         defer { endOperation() }
         var request = baseRequest()
@@ -103,16 +111,16 @@ public actor WCSSession {
                 guard let id = user.sessionId, id == heldSession else {
                     Log.notice("session", "resume: server issued a different token for a different session; logging in again")
                     closeSocket()
-                    return await relogin(reason: "server started a new session")
+                    return await relogin(reason: "server started a new session", loginIfRefused)
                 }
                 Log.notice("session", "resume: the server rotated the token of session \(id); keeping the session")
             }
             let info = SessionInfo(token: user.authToken, sessionId: user.sessionId, sipLogin: user.sipLogin)
             sessionInfo = info
             if user.sipRegisterRequired ?? configuration.registerRequired { setState(.registered) }
-            if configuration.resumeSettle > 0 {
-                try? await Task.sleep(for: .seconds(configuration.resumeSettle))
-            }
+            // No settle wait: the outcome says what is known now. Later events refine it: a replayed
+            // ringing call arrives as `.incomingCall(replayed: true)`, a `registered` updates the state,
+            // a drop arrives as `.disconnected` and the owner reconnects as after any loss.
             guard connection != nil, state == .established || state == .registered else {
                 Log.warning("session", "resume: the socket closed right after getUserData")
                 return .failed(SessionError(.closed, "socket closed right after the resume's getUserData"))
@@ -121,11 +129,15 @@ public actor WCSSession {
             Log.info("session", "resumed session \(info.sessionId ?? "?") by token; \(pending.count) ringing call(s)")
             return pending.isEmpty ? .resumed(info) : .resumedWithPendingCall(info, calls: pending)
         case .rejected(let info):
-            Log.notice("session", "resume refused by server (\(info)); logging in again")
-            return await relogin(reason: info)
+            Log.notice("session", "resume refused by server (\(info))\(loginIfRefused ? "; logging in again" : "")")
+            return await relogin(reason: info, loginIfRefused)
         case .closedBeforeEstablished(let reason):
-            Log.notice("session", "resume: socket closed before getUserData (\(reason)); logging in again")
-            return await relogin(reason: "closed before getUserData: \(reason)")
+            if case .closedByServer(let code, _) = reason, code != 1000, code != 1005 {
+                Log.notice("session", "resume: the server closed the socket before getUserData (\(reason)); trying again later")
+                return .failed(SessionError(.tryLater, "the server closed the socket before getUserData (\(reason)); trying again later"))
+            }
+            Log.notice("session", "resume: socket closed before getUserData (\(reason))\(loginIfRefused ? "; logging in again" : "")")
+            return await relogin(reason: "closed before getUserData: \(reason)", loginIfRefused)
         case .connectFailed(let error):
             return .failed(SessionError(.connect, "cannot connect to \(configuration.url): \(error)"))
         case .timeout:
@@ -134,16 +146,27 @@ public actor WCSSession {
         }
     }
 
+    /// Whether the open socket's path still holds: the kernel routes to the server from the socket's
+    /// local address. Nil without an open socket. For network-change checks (a route lookup, no traffic).
+    public func pathStillRouted() -> Bool? {
+        guard let path = connection?.path else { return nil }
+        return path.isStillRouted
+    }
+
+    /// The open socket's two ends, for logs; nil without an open socket.
+    public func socketPath() -> SocketPath? { connection?.path }
+
     /// Closes the socket on purpose. With keepAlive the server keeps the session (and its SIP
     /// registration); `resume(token:)` comes back to it.
     public func disconnect() {
         closeSocket()
     }
 
-    private func relogin(reason: String) async -> ResumeOutcome {
+    private func relogin(reason: String, _ loginIfRefused: Bool) async -> ResumeOutcome {
         guard configuration.credentials != nil || !configuration.registerRequired else {
             return .failed(SessionError(.tokenRejected, "token refused (\(reason)) and no SIP credentials to log in again"))
         }
+        guard loginIfRefused else { return .failed(SessionError(.loginDeferred, "token refused (\(reason))")) }
         do {
             return .reloggedIn(try await performLogin(), reason: reason)
         } catch {
@@ -225,7 +248,8 @@ public actor WCSSession {
         let ws = WebSocketConnection(
             options: WebSocketOptions(url: configuration.url, caFile: configuration.caFile,
                                       allowInsecureTLS: configuration.allowInsecureTLS,
-                                      connectTimeout: configuration.connectTimeout),
+                                      connectTimeout: configuration.connectTimeout,
+                                      tcpLiveness: configuration.tcpLiveness),
             loop: loop)
         connection = ws
         setState(.connecting)
@@ -402,6 +426,7 @@ public actor WCSSession {
         case .ping:
             pingsMissing = 0
             send(.pong)
+            lastPongAt = Date()
         case .pong:
             break
         case .getUserData(let user):

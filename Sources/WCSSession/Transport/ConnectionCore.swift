@@ -22,6 +22,8 @@ actor ConnectionCore {
     private nonisolated let continuation: AsyncStream<WebSocketEvent>.Continuation
     /// `connect()` bookkeeping, touched from the caller's thread and the loop.
     private nonisolated let startRecord = Mutex((requested: false, calledAt: DispatchTime?.none, toOpen: Double?.none))
+    /// The socket's two ends once it opened (read from any thread through `WebSocketConnection.path`).
+    nonisolated let openedPath = Mutex<SocketPath?>(nil)
 
     // Loop-confined state.
     private var phase = Phase.idle
@@ -370,6 +372,7 @@ actor ConnectionCore {
     func established(_ callbackWsi: OpaquePointer) {
         guard adopt(callbackWsi), pendingTerminal == nil, phase == .connecting else { return }
         phase = .open
+        tuneOpenedSocket(lws_get_socket_fd(callbackWsi))
         connectTimer?.cancel()
         connectTimer = nil
         let now = DispatchTime.now().uptimeNanoseconds

@@ -28,6 +28,9 @@ public final class WebSocketConnection: Sendable {
         self.core = core
     }
 
+    /// The socket's local and peer addresses, once it opened (nil before).
+    public var path: SocketPath? { core.openedPath.withLock { $0 } }
+
     /// Starts connecting (once; later calls are ignored). Returns immediately.
     public func connect() {
         core.connect()

@@ -12,15 +12,19 @@ public struct WebSocketOptions: Sendable {
     public var connectTimeout: Double
     /// The largest incoming message accepted; a bigger one closes the connection with 1009.
     public var maxMessageBytes: Int
+    /// Kernel-level dead-path detection set on the socket when it opens; nil keeps the kernel's
+    /// defaults (no keepalive, retransmissions for ~15 minutes).
+    public var tcpLiveness: TCPLiveness?
 
     /// Creates options; see the properties for the meaning of each value.
     public init(url: String, caFile: String? = nil, allowInsecureTLS: Bool = false,
-                connectTimeout: Double = 10, maxMessageBytes: Int = 16 << 20) {
+                connectTimeout: Double = 10, maxMessageBytes: Int = 16 << 20, tcpLiveness: TCPLiveness? = nil) {
         self.url = url
         self.caFile = caFile
         self.allowInsecureTLS = allowInsecureTLS
         self.connectTimeout = connectTimeout
         self.maxMessageBytes = maxMessageBytes
+        self.tcpLiveness = tcpLiveness
     }
 
     /// The connect timeout actually used.

@@ -37,6 +37,8 @@ struct ControlContext: Sendable {
     let protocolVersion: Int
     /// Who sent the request.
     let peer: PeerCredentials
+    /// The daemon's metrics counters (`metrics`); `nil` where nothing counts (a verb-table test).
+    var metrics: MetricsCollector? = nil
 
     /// The agent in charge now.
     var agent: Agent { host.current }

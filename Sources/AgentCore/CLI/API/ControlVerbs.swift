@@ -10,6 +10,7 @@ enum ControlVerbs {
         AnyControlVerb(reload), AnyControlVerb(answer), AnyControlVerb(decline), AnyControlVerb(hangup),
         AnyControlVerb(call), AnyControlVerb(hold), AnyControlVerb(resume), AnyControlVerb(mute),
         AnyControlVerb(unmute), AnyControlVerb(dtmf), AnyControlVerb(transfer), AnyControlVerb(calls),
+        AnyControlVerb(metrics),
     ]
 
     /// The verbs by name.

@@ -1,0 +1,141 @@
+@testable import AgentCore
+import Testing
+import WCSSession
+
+/// A seeded generator (SplitMix64), so the spread's random draws repeat from run to run.
+struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The reconnect spread policy (`ReconnectSpread`, `ReconnectCause`, `ReconnectSchedule`): pure, seeded.
+@Suite struct ReconnectSpreadTests {
+    static func schedule(window: Double, cap: Double = 60, seed: UInt64 = 7) -> ReconnectSchedule<SeededGenerator> {
+        ReconnectSchedule(spread: ReconnectSpread(window: window), backoff: Backoff(cap: cap),
+                          generator: SeededGenerator(seed: seed))
+    }
+
+    @Test func spreadDelaysFillTheWindowAndStayBelowIt() {
+        let spread = ReconnectSpread(window: 60)
+        var generator = SeededGenerator(seed: 1)
+        let delays = (0..<10_000).map { _ in spread.delay(using: &generator) }
+        #expect(delays.allSatisfy { $0 >= 0 && $0 < 60 })
+        // Uniform: each tenth of the window gets about a tenth of the draws.
+        for slice in 0..<10 {
+            let count = delays.filter { Int($0 / 6) == slice }.count
+            #expect((850...1150).contains(count), "slice \(slice): \(count)")
+        }
+    }
+
+    @Test func zeroAndNonsenseWindowsMeanNoSpread() {
+        var generator = SeededGenerator(seed: 2)
+        #expect(ReconnectSpread(window: 0).delay(using: &generator) == 0)
+        #expect(!ReconnectSpread(window: -5).isOn && !ReconnectSpread(window: .nan).isOn)
+        #expect(ReconnectSpread(window: 1e9).window == ReconnectSpread.maximumWindow)
+    }
+
+    @Test func whatTheServerCausedIsToldFromWhatWeCaused() {
+        #expect(ReconnectCause(.closedByServer(code: 1002, reason: "Service restart")) == .serverClosed)
+        #expect(ReconnectCause(.closedByServer(code: 1001, reason: "")) == .serverClosed)
+        #expect(ReconnectCause(.rejected("Session not found")) == .serverClosed)
+        #expect(ReconnectCause(.connectionLost("connection dropped")) == .localLoss)
+        #expect(ReconnectCause(.pingTimeout(seconds: 15)) == .localLoss)
+        #expect(ReconnectCause(failure: .tryLater) == .serverBusy)
+        #expect(ReconnectCause(failure: .loginDeferred) == .tokenRefused)
+        #expect(ReconnectCause(failure: .connect) == .localLoss)
+        #expect(ReconnectCause(failure: .timeout) == .localLoss)
+        #expect([ReconnectCause.serverClosed, .tokenRefused, .serverBusy].allSatisfy { $0.isServerCaused })
+        #expect(!ReconnectCause.localLoss.isServerCaused)
+    }
+
+    @Test func aServerCausedLossWaitsForTheSpreadOnceThenBacksOff() {
+        var schedule = Self.schedule(window: 60)
+        let first = schedule.next(after: .serverClosed)
+        #expect(first.isSpread && first.seconds >= 0 && first.seconds < 60)
+        // Repeated failures after the spread: full-jitter backoff, 0.5 s doubling.
+        let ceilings = [0.5, 1, 2, 4, 8]
+        for ceiling in ceilings {
+            let wait = schedule.next(after: .serverBusy)
+            #expect(!wait.isSpread && wait.seconds >= 0 && wait.seconds <= ceiling)
+        }
+    }
+
+    @Test func theSameSeedGivesTheSameWaits() {
+        var a = Self.schedule(window: 30, seed: 42), b = Self.schedule(window: 30, seed: 42)
+        let causes: [ReconnectCause] = [.serverClosed, .serverBusy, .localLoss, .serverBusy]
+        #expect(causes.map { a.next(after: $0) } == causes.map { b.next(after: $0) })
+        var c = Self.schedule(window: 30, seed: 43)
+        #expect(causes.map { a.next(after: $0) } != causes.map { c.next(after: $0) })
+    }
+
+    @Test func aLossOnOurSideGoesAtOnceAsBefore() {
+        var schedule = Self.schedule(window: 60)
+        let wait = schedule.next(after: .localLoss)
+        #expect(!wait.isSpread && wait.seconds <= 0.5)
+        // ...and a server-caused failure later in the same outage still gets its one spread wait.
+        #expect(schedule.next(after: .tokenRefused).isSpread)
+        #expect(!schedule.next(after: .tokenRefused).isSpread)
+    }
+
+    @Test func aLoneAgentNeverWaitsForASpread() {
+        var schedule = Self.schedule(window: 0)
+        for cause in [ReconnectCause.serverClosed, .tokenRefused, .serverBusy] {
+            #expect(!schedule.next(after: cause).isSpread)
+        }
+        #expect(Self.schedule(window: 0).logsInRightAfterRefusedToken)
+    }
+
+    @Test func aRefusedTokenLogsInRightAwayOnlyAfterTheSpread() {
+        var schedule = Self.schedule(window: 60)
+        #expect(!schedule.logsInRightAfterRefusedToken)
+        _ = schedule.next(after: .serverClosed)
+        #expect(schedule.logsInRightAfterRefusedToken)
+        schedule.online()
+        #expect(!schedule.logsInRightAfterRefusedToken && schedule.backoff.attempt == 0)
+    }
+
+    @Test func pushbackInARowGivesUpTheTokenAndOnlineForgetsIt() {
+        var schedule = Self.schedule(window: 0)
+        for _ in 1..<ReconnectSchedule<SeededGenerator>.pushbacksBeforeLogin {
+            _ = schedule.next(after: .serverBusy)
+            #expect(!schedule.givesUpToken)
+        }
+        _ = schedule.next(after: .serverBusy)
+        #expect(schedule.givesUpToken)
+        schedule.online()
+        #expect(!schedule.givesUpToken && schedule.pushbacks == 0)
+    }
+
+    @Test func pushbackNeverLoopsTightly() {
+        var schedule = Self.schedule(window: 0, cap: 60)
+        let waits = (0..<12).map { _ in schedule.next(after: .serverBusy) }
+        // The ceilings grow: by the 8th refusal the agent may wait up to a minute.
+        #expect(schedule.backoff.currentCeiling == 60)
+        #expect(waits.map(\.seconds).reduce(0, +) > 10)
+    }
+
+    @Test func aReloadChangesTheSpreadAndRestartsTheBackoffOnlyForANewCap() {
+        var schedule = Self.schedule(window: 60, cap: 60)
+        _ = schedule.next(after: .serverClosed); _ = schedule.next(after: .localLoss)
+        schedule.configure(spreadWindow: 0, backoffCap: 60)
+        #expect(!schedule.spread.isOn && schedule.backoff.attempt == 1)
+        schedule.configure(spreadWindow: 10, backoffCap: 30)
+        #expect(schedule.spread.window == 10 && schedule.backoff.attempt == 0 && schedule.backoff.cap == 30)
+    }
+
+    @Test func configFileAndFlagSetTheSpread() throws {
+        #expect(AgentConfig(server: "ws://a").reconnectSpread == ReconnectSpread.defaultWindow)
+        let flag = try ConfigLoader.load(arguments: ["--server", "ws://a", "--reconnect-spread", "0"], environment: [:])
+        #expect(flag.reconnectSpread == 0)
+        #expect(throws: ConfigError.self) {
+            try ConfigLoader.load(arguments: ["--server", "ws://a", "--reconnect-spread", "-1"], environment: [:])
+        }
+    }
+}
