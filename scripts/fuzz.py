@@ -106,8 +106,11 @@ def run_harness(out_dir, name, args):
     os.makedirs(os.path.join(BUILD_PATH, "artifacts", name), exist_ok=True)
     cmd = [os.path.join(out_dir, name)] + libfuzzer_flags(name) + args
     print("+ " + " ".join(cmd), flush=True)
+    # The Swift runtime's backtracer would take the crash signal from libFuzzer (which then saves
+    # no input) and can hang under ASan; libFuzzer's own handler prints the stack instead.
+    env = dict(os.environ, SWIFT_BACKTRACE="enable=no")
     with open(os.devnull) as devnull:
-        proc = subprocess.run(cmd, stdin=devnull, capture_output=True, text=True, errors="replace")
+        proc = subprocess.run(cmd, stdin=devnull, capture_output=True, text=True, errors="replace", env=env)
     output = proc.stdout + proc.stderr
     return proc.returncode == 0, stat(output, "number_of_executed_units"), stat(output, "average_exec_per_sec"), output
 
