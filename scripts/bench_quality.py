@@ -13,9 +13,10 @@ from bench_rig import PY, ROOT
 IMPAIRMENT = "loss=5,jitter=30,seed=1"
 
 
-def speech_score(rig, agent, venv_python, reference, seconds, impair):
-    """One call of `reference` speech from the caller to `agent` (which records); its PESQ-WB."""
-    rig.control("POST", "/config", {"impair": impair})
+def speech_score(rig, agent, venv_python, reference, seconds, impair, opus_fec="off"):
+    """One call of `reference` speech from the caller to `agent` (which records); its PESQ-WB and the
+    agent's receive counters for the call (frames decoded, concealed, rebuilt from FEC)."""
+    rig.control("POST", "/config", {"impair": impair, "opus_fec": opus_fec})
     agent.events.drain()
     try:
         ring = rig.control("POST", "/ring", {"login": agent.login, "caller": "2000", "source": f"file:{reference}"})
@@ -24,17 +25,24 @@ def speech_score(rig, agent, venv_python, reference, seconds, impair):
         rig.control("POST", "/hangup", {"callId": ring["callId"]})
         _, ended = agent.events.next(lambda e: e.get("type") == "call_ended" and e.get("call_id") == ring["callId"])
     finally:
-        rig.control("POST", "/config", {"impair": None})
+        rig.control("POST", "/config", {"impair": None, "opus_fec": "off"})
     out = subprocess.run([venv_python, os.path.join(ROOT, "scripts/bench_pesq.py"), reference, ended["recording"]],
                          capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
+    result = json.loads(out.stdout)
+    stats = ended.get("stats") or {}
+    result["receive"] = {key: stats.get(key) for key in
+                         ("packets_received", "packets_lost", "frames_decoded", "concealed_frames", "fec_recovered_frames")}
+    return result
 
 
 def pesq_figures(rig, agent, venv_python):
-    """{"clean": {...}, "impaired": {...}} PESQ-WB results (each {"pesq_wb", "delay_ms"})."""
+    """PESQ-WB results (each {"pesq_wb", "delay_ms", "receive"}): "clean"; "impaired" with the
+    emulator's aiortc caller as it is (no in-band FEC: only concealment can help); "impaired_fec"
+    with the caller sending in-band FEC the way libwebrtc does (`--opus-fec webrtc`)."""
     reference, seconds = make_speech(rig.work, venv_python)
     return {"clean": speech_score(rig, agent, venv_python, reference, seconds, None),
-            "impaired": speech_score(rig, agent, venv_python, reference, seconds, IMPAIRMENT)}
+            "impaired": speech_score(rig, agent, venv_python, reference, seconds, IMPAIRMENT),
+            "impaired_fec": speech_score(rig, agent, venv_python, reference, seconds, IMPAIRMENT, "webrtc")}
 
 
 class AiortcAnswerer:
@@ -76,3 +84,17 @@ def aiortc_figures(rig, peer, tries, seconds):
         peer.close(pid)
         time.sleep(0.3)
     return result
+
+
+if __name__ == "__main__":
+    # PESQ only (for tuning the receive path): `python3 scripts/bench_quality.py` after `make release`.
+    from bench_pesq import ensure_venv
+    from bench_rig import Agent, Rig
+    rig = Rig(["1003"])
+    try:
+        venv = ensure_venv(os.path.join(ROOT, ".build/bench-venv"))
+        recorder = Agent(rig, "1003", sink="record:" + os.path.join(rig.work, "recordings"))
+        print(json.dumps(pesq_figures(rig, recorder, venv), indent=1))
+        print(f"logs: {rig.work}")
+    finally:
+        rig.stop()

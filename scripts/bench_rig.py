@@ -65,7 +65,7 @@ class EventStream:
 class Agent:
     """One `wcs-agent run` (auto answer, tone source) logged in to the emulator as `login`."""
 
-    def __init__(self, rig, login, sink="null", max_calls=16):
+    def __init__(self, rig, login, sink="null", max_calls=64):
         self.rig, self.login = rig, login
         self.bin = os.path.join(ROOT, ".build/release/wcs-agent")
         base = os.path.join(rig.work, f"agent-{login}")

@@ -2,8 +2,7 @@
 
 Two series, both with wcs-bench-peer as the far ends (one process for all calls):
 - wcs-agent: the peer's offers reach the agent through the emulator (external media legs); the agent
-  answers automatically. The agent accepts at most 16 calls (`[calls] max_calls`, 1...16), so its
-  series stops at 16;
+  answers automatically (`[calls] max_calls = 64`; the limit is 256);
 - AudioPipe alone: a second wcs-bench-peer answers every call in one process, up to 64 calls.
 
 Calls are added up to each row's count (a ramp), left 2 s to settle, then for `seconds` the

@@ -16,6 +16,10 @@ public protocol AudioEncoder: AnyObject, Sendable {
     /// True when the last encoded frame was a DTX frame (payload of at most 2 bytes) that a
     /// sender may choose not to transmit. Always false for codecs without DTX.
     var lastFrameWasDTX: Bool { get }
+
+    /// `encode(_:)` into `output` (1 500 bytes are always enough); returns the payload length.
+    /// The send path uses it to encode without allocating.
+    func encode(_ pcm: UnsafeBufferPointer<Int16>, into output: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
 /// Decodes RTP payloads into 48 kHz mono 16-bit samples, with loss concealment.
@@ -37,9 +41,27 @@ public protocol AudioDecoder: AnyObject, Sendable {
     /// `nextPayload` (Opus in-band FEC). Codecs without FEC, or a packet carrying none,
     /// fall back to `conceal()`. Call `decode(nextPayload)` afterwards as usual.
     func decodeFEC(from nextPayload: UnsafeRawBufferPointer) -> [Int16]
+
+    /// `decode(_:)` into `output` (room for 120 ms, 5 760 samples, is always enough); returns the
+    /// number of samples written. The playout path uses these to decode without allocating.
+    func decode(_ payload: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<Int16>) throws -> Int
+    /// `conceal()` into `output`; returns the number of samples written.
+    func conceal(into output: UnsafeMutableBufferPointer<Int16>) -> Int
+    /// `decodeFEC(from:)` into `output`; returns the number of samples written.
+    func decodeFEC(from nextPayload: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<Int16>) -> Int
 }
 
 extension AudioEncoder {
+    /// Copies `encode(_:)`'s array (for encoders without an allocation-free path).
+    public func encode(_ pcm: UnsafeBufferPointer<Int16>, into output: UnsafeMutableRawBufferPointer) throws -> Int {
+        let payload = try encode(pcm)
+        guard payload.count <= output.count else {
+            throw CodecError.invalidConfiguration("payload of \(payload.count) bytes exceeds the \(output.count)-byte buffer")
+        }
+        output.copyBytes(from: payload)
+        return payload.count
+    }
+
     /// Encodes one frame held in an array (see `encode(_:)`).
     public func encode(_ pcm: [Int16]) throws -> [UInt8] {
         try pcm.withUnsafeBufferPointer { try encode($0) }
@@ -47,6 +69,27 @@ extension AudioEncoder {
 }
 
 extension AudioDecoder {
+    /// Copies `decode(_:)`'s array (for decoders without an allocation-free path).
+    public func decode(_ payload: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<Int16>) throws -> Int {
+        Self.copy(try decode(payload), into: output)
+    }
+
+    /// Copies `conceal()`'s array.
+    public func conceal(into output: UnsafeMutableBufferPointer<Int16>) -> Int {
+        Self.copy(conceal(), into: output)
+    }
+
+    /// Copies `decodeFEC(from:)`'s array.
+    public func decodeFEC(from nextPayload: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<Int16>) -> Int {
+        Self.copy(decodeFEC(from: nextPayload), into: output)
+    }
+
+    private static func copy(_ samples: [Int16], into output: UnsafeMutableBufferPointer<Int16>) -> Int {
+        let count = min(samples.count, output.count)
+        _ = UnsafeMutableBufferPointer(rebasing: output[0..<count]).update(fromContentsOf: samples[0..<count])
+        return count
+    }
+
     /// Decodes a payload held in any contiguous byte container (`[UInt8]`, `ArraySlice<UInt8>`, `Data`).
     public func decode(_ payload: some ContiguousBytes) throws -> [Int16] {
         try payload.withUnsafeBytes { try decode($0) }

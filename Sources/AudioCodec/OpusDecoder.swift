@@ -4,7 +4,8 @@ import Foundation
 /// A libopus decoder producing 48 kHz mono. Stereo packets are accepted: a decoder created with
 /// one channel makes libopus downmix them.
 ///
-/// Decoding reuses one sample buffer; the only per-frame allocation is the returned array.
+/// The array methods decode into one reused buffer and copy out; the `into:` methods decode straight
+/// into the caller's buffer and allocate nothing.
 public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
     /// The longest Opus packet: 120 ms at 48 kHz.
     static let maxFrameSamples = 5_760
@@ -57,6 +58,40 @@ public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
                      frameSize: lastPacketDuration(), fec: true)
         }
         return recovered ?? conceal()
+    }
+
+    public func decode(_ payload: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<Int16>) throws -> Int {
+        guard let base = payload.baseAddress, !payload.isEmpty else { throw CodecError.emptyPayload }
+        return try lock.withLock {
+            try decodeInto(output, "opus_decode", base.assumingMemoryBound(to: UInt8.self), payload.count,
+                           frameSize: min(output.count, Self.maxFrameSamples), fec: false)
+        }
+    }
+
+    public func conceal(into output: UnsafeMutableBufferPointer<Int16>) -> Int {
+        lock.withLock {
+            let frameSize = min(lastPacketDuration(), output.count)
+            if let count = try? decodeInto(output, "opus_decode(PLC)", nil, 0, frameSize: frameSize, fec: false) { return count }
+            let silent = min(AudioFormat.samplesPerFrame, output.count)
+            UnsafeMutableBufferPointer(rebasing: output[0..<silent]).update(repeating: 0)
+            return silent
+        }
+    }
+
+    public func decodeFEC(from nextPayload: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<Int16>) -> Int {
+        guard let base = nextPayload.baseAddress, !nextPayload.isEmpty else { return conceal(into: output) }
+        let recovered: Int? = lock.withLock {
+            try? decodeInto(output, "opus_decode(FEC)", base.assumingMemoryBound(to: UInt8.self), nextPayload.count,
+                            frameSize: min(lastPacketDuration(), output.count), fec: true)
+        }
+        return recovered ?? conceal(into: output)
+    }
+
+    /// Calls `opus_decode` straight into `output`. Lock held.
+    private func decodeInto(_ output: UnsafeMutableBufferPointer<Int16>, _ function: String, _ data: UnsafePointer<UInt8>?,
+                            _ length: Int, frameSize: Int, fec: Bool) throws -> Int {
+        guard let out = output.baseAddress else { throw CodecError.invalidConfiguration("empty output buffer") }
+        return Int(try checkOpus(opus_decode(decoder, data, Int32(length), out, Int32(frameSize), fec ? 1 : 0), function))
     }
 
     /// Clears the decoder's history, as for a new stream.

@@ -114,6 +114,24 @@ public final class OpusEncoder: AudioEncoder, @unchecked Sendable {
         }
     }
 
+    /// Encodes straight into `output`; allocates nothing.
+    public func encode(_ pcm: UnsafeBufferPointer<Int16>, into output: UnsafeMutableRawBufferPointer) throws -> Int {
+        let samples = AudioFormat.samplesPerFrame * channels
+        guard pcm.count == samples, let base = pcm.baseAddress else {
+            throw CodecError.wrongFrameSize(expected: samples, got: pcm.count)
+        }
+        guard let out = output.baseAddress, !output.isEmpty else {
+            throw CodecError.invalidConfiguration("empty output buffer")
+        }
+        return try lock.withLock {
+            let length = try checkOpus(opus_encode(encoder, base, Int32(AudioFormat.samplesPerFrame),
+                                                   out.assumingMemoryBound(to: UInt8.self), Int32(min(output.count, Int(Int32.max)))),
+                                       "opus_encode")
+            dtxFrame = length <= 2
+            return Int(length)
+        }
+    }
+
     /// Clears the encoder's history, as for a new stream.
     public func reset() {
         lock.withLock { _ = wcs_opus_encoder_reset_state(encoder) }

@@ -107,6 +107,15 @@ public struct JitterBuffer: Sendable {
     public mutating func insert(
         seq: UInt16, timestamp: UInt32, payload: [UInt8], arrival: Double, ssrc: UInt32? = nil
     ) -> JitterInsertResult {
+        payload.withUnsafeBytes { insert(seq: seq, timestamp: timestamp, payloadBytes: $0, arrival: arrival, ssrc: ssrc) }
+    }
+
+    /// `insert` with the payload given as bytes, which are copied into the buffer's reused
+    /// storage (no allocation per packet once the buffer has warmed up).
+    @discardableResult
+    public mutating func insert(
+        seq: UInt16, timestamp: UInt32, payloadBytes payload: UnsafeRawBufferPointer, arrival: Double, ssrc: UInt32? = nil
+    ) -> JitterInsertResult {
         counters.received += 1
         if let ssrc, let current = self.ssrc, ssrc != current { restart(reason: "SSRC changed to \(ssrc)") }
         if let ssrc { self.ssrc = ssrc }

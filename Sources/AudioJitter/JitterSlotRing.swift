@@ -1,5 +1,9 @@
 /// Fixed storage for the packets around the playout point, indexed by extended sequence
 /// number modulo 128: up to 64 buffered packets ahead and the fate of the 64 before.
+///
+/// Each slot keeps its payload array's storage for the next packet that lands in it (the played
+/// copy shares it until the decoder is done), so once every slot has held a packet, storing and
+/// playing allocate nothing.
 struct JitterSlotRing: Sendable {
     enum State: Sendable { case empty, buffered, consumed, missing }
 
@@ -33,25 +37,34 @@ struct JitterSlotRing: Sendable {
         return slot.sequence == sequence && slot.state == .buffered ? slot.payload : nil
     }
 
-    mutating func store(sequence: Int64, timestamp: Int64, payload: [UInt8]) {
-        slots[Self.index(sequence)] = Slot(sequence: sequence, timestamp: timestamp, payload: payload, state: .buffered)
+    /// Copies `payload` into the slot, reusing the slot's storage.
+    mutating func store(sequence: Int64, timestamp: Int64, payload: UnsafeRawBufferPointer) {
+        let index = Self.index(sequence)
+        slots[index].sequence = sequence
+        slots[index].timestamp = timestamp
+        slots[index].state = .buffered
+        slots[index].payload.removeAll(keepingCapacity: true)
+        slots[index].payload.append(contentsOf: payload)
     }
 
-    /// Moves the payload out and marks the packet consumed.
+    /// Marks the packet consumed and returns its payload (sharing the slot's storage).
     mutating func take(_ sequence: Int64) -> [UInt8] {
         let index = Self.index(sequence)
-        let payload = slots[index].payload
-        slots[index].payload = []
         slots[index].state = .consumed
-        return payload
+        return slots[index].payload
     }
 
     /// Records that `sequence` never arrived before its slot passed.
     mutating func markMissing(_ sequence: Int64) {
-        slots[Self.index(sequence)] = Slot(sequence: sequence, state: .missing)
+        let index = Self.index(sequence)
+        slots[index].sequence = sequence
+        slots[index].state = .missing
     }
 
     mutating func removeAll() {
-        for index in slots.indices { slots[index] = Slot() }
+        for index in slots.indices {
+            slots[index].sequence = .min
+            slots[index].state = .empty
+        }
     }
 }

@@ -51,17 +51,18 @@ import Testing
         #expect(fromFile.logLevel == .debug && !fromFile.keepAlive && fromFile.receiveProbes == 4)
         #expect(fromFile.probesInterval == 2 && fromFile.backoffCap == 30)
 
+        let ca = dir.write("ca.pem", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")
         let overridden = try ConfigLoader.load(arguments: [
             "--config=\(path)", "--server", "wss://flag.example/ws", "--sip-port=5080", "--register",
             "--sip-auth-name", "auth1001", "--log-level=warning", "--state-dir", "/flag/state", "--socket=/flag/c.sock",
-            "--app-key", "flagApp", "--sip-domain", "d2", "--sip-outbound-proxy", "p2", "--ca-file", "/ca.pem",
+            "--app-key", "flagApp", "--sip-domain", "d2", "--sip-outbound-proxy", "p2", "--ca-file", ca,
             "--socket-group", "g2", "--sip-login", "1002",
         ], environment: [:])
         #expect(overridden.server == "wss://flag.example/ws" && overridden.sipPort == 5080 && overridden.register)
         #expect(overridden.sipAuthName == "auth1001" && overridden.effectiveSipAuthName == "auth1001")
         #expect(overridden.logLevel == .warning && overridden.stateDir == "/flag/state" && overridden.socketPath == "/flag/c.sock")
         #expect(overridden.appKey == "flagApp" && overridden.sipDomain == "d2" && overridden.sipOutboundProxy == "p2")
-        #expect(overridden.caFile == "/ca.pem" && overridden.socketGroup == "g2" && overridden.sipLogin == "1002")
+        #expect(overridden.caFile == ca && overridden.socketGroup == "g2" && overridden.sipLogin == "1002")
         // Not overridden: still from the file.
         #expect(overridden.insecureTLS && overridden.connectTimeout == 2.5 && !overridden.keepAlive && overridden.receiveProbes == 4)
     }
@@ -156,6 +157,17 @@ import Testing
         let badLevel = configFile("[server]\nurl = ws://h\n[agent]\nlog_level = loud\n")
         #expect(throws: ConfigError("\(badLevel):4: invalid value \"loud\" for log_level in [agent] (expected debug, info, notice, warning or error)")) {
             try ConfigLoader.load(arguments: ["--config", badLevel], environment: [:])
+        }
+    }
+
+    @Test func maxCallsRunsUpToTheDocumentedLimit() throws {
+        let many = configFile("[server]\nurl = ws://h\n[calls]\nmax_calls = 64\n")
+        #expect(try ConfigLoader.load(arguments: ["--config", many], environment: [:]).maxCalls == 64)
+        let most = configFile("[server]\nurl = ws://h\n[calls]\nmax_calls = \(AgentConfig.maxCallsLimit)\n")
+        #expect(try ConfigLoader.load(arguments: ["--config", most], environment: [:]).maxCalls == 256)
+        let tooMany = configFile("[server]\nurl = ws://h\n[calls]\nmax_calls = 257\n")
+        #expect(throws: ConfigError("\(tooMany):4: invalid integer \"257\" for max_calls in [calls] (expected 1...256)")) {
+            try ConfigLoader.load(arguments: ["--config", tooMany], environment: [:])
         }
     }
 

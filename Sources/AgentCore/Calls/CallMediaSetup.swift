@@ -80,6 +80,7 @@ extension CallManager {
             "bytes_sent": .number(Double(s.bytesSent)), "bytes_received": .number(Double(s.bytesReceived)),
             "packets_lost": .number(Double(s.packetsLost)), "jitter_ms": .number((s.jitterMs * 10).rounded() / 10),
             "frames_decoded": .number(Double(s.framesDecoded)), "concealed_frames": .number(Double(s.concealedFrames)),
+            "fec_recovered_frames": .number(Double(s.framesRecoveredFEC)),
         ]
         o["codec"] = s.codec.map { .string($0.rawValue) } ?? .null
         o["rtt_ms"] = s.roundTripTimeMs.map { .number(($0 * 10).rounded() / 10) } ?? .null

@@ -88,8 +88,13 @@ public struct AgentConfig: Sendable, Equatable {
     public var includeCandidates: Bool = true
     /// Codec preference (`[media] codecs`, e.g. `opus,pcmu,pcma`).
     public var codecs: [String] = ["opus", "pcmu", "pcma"]
-    /// Calls held at once (`[calls] max_calls`); one more incoming call is declined as busy.
+    /// Calls held at once (`[calls] max_calls`, 1...`maxCallsLimit`); one more incoming call is
+    /// declined as busy.
     public var maxCalls: Int = 2
+    /// The highest `max_calls` accepted. All calls share one media clock thread (`make bench`
+    /// measures 1 to 64 calls, Benchmarks/README.md); each call holds a few file descriptors and
+    /// UDP ports, so 256 stays clear of the usual 1024-descriptor soft limit.
+    public static let maxCallsLimit = 256
     /// The server's ring timeout in seconds (`[calls] ring_timeout`): an unanswered incoming call
     /// that ends after ringing this long (less 1 s) is recorded as no_answer, earlier as canceled.
     public var ringTimeout: Double = 30

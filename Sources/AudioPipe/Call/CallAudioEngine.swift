@@ -9,10 +9,11 @@ import MainLoop
 /// Each tick: pull one frame from the source (always, so a live source keeps pace; silence when
 /// muted), encode, packetize, SRTP-protect and send it, or send the tick's RFC 4733 packets
 /// instead (the audio timestamp keeps pace through `RTPPacketizer.skip`); send an RTCP compound
-/// when `RTCPScheduler` says so; then pop one slot from the jitter buffer and decode, recover
-/// from FEC, conceal, or play silence into the sink. Nothing here blocks on I/O: sources and
-/// sinks buffer in the background and `ICEAgent.send` only queues. The frame, packet and
-/// silence buffers are reused for every tick.
+/// when `RTCPScheduler` says so; then play one slot out of the jitter buffer into the sink
+/// (`CallPlayout`: decode, recover from FEC, conceal with a fade, or silence). Nothing here
+/// blocks on I/O: sources and sinks buffer in the background and `ICEAgent.send` only queues.
+/// The frame, payload, packet and playout buffers are reused for every tick; what still allocates
+/// per frame is SRTP's protected copy and the send queue's datagram.
 final class CallAudioEngine: @unchecked Sendable {
     /// What the engine needs from the call.
     struct Setup: Sendable {
@@ -46,10 +47,11 @@ final class CallAudioEngine: @unchecked Sendable {
     private var rtcpScheduler: RTCPScheduler
     private var rtcpStarted = false
     private var frame = [Int16](repeating: 0, count: AudioPipe.samplesPerFrame)
-    private let silence = [Int16](repeating: 0, count: AudioPipe.samplesPerFrame)
     private var packet: [UInt8] = []
+    private var encoded = [UInt8](repeating: 0, count: 1_500)
     private var eventStart: (offset: UInt32, timestamp: UInt32)?
     private var decodedAny = false
+    private var playout: CallPlayout
     private var reportedFailures = Set<String>()
 
     /// An engine for `setup`; the thread starts with `start()`.
@@ -65,6 +67,7 @@ final class CallAudioEngine: @unchecked Sendable {
         packet.reserveCapacity(1_500)
         senderStats = RTPSenderStats(ssrc: setup.ssrc, clockRate: setup.codecs.codec.clockRate)
         rtcpScheduler = RTCPScheduler(minimumInterval: setup.rtcpMinimumInterval)
+        playout = CallPlayout(codecs: setup.codecs, receive: setup.receive)
     }
 
     /// Joins the media clock (thread `wcs-media`): the first tick runs at once. Does nothing
@@ -128,9 +131,11 @@ final class CallAudioEngine: @unchecked Sendable {
         } else if count < frame.count {
             frame.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[count...]).update(repeating: 0) }
         }
-        let payload: [UInt8]
+        let length: Int
         do {
-            payload = try frame.withUnsafeBufferPointer { try setup.codecs.encoder.encode($0) }
+            length = try frame.withUnsafeBufferPointer { pcm in
+                try encoded.withUnsafeMutableBytes { try setup.codecs.encoder.encode(pcm, into: $0) }
+            }
         } catch {
             reportOnce("encode", "encoding failed: \(error)")
             packetizer.skip(samples: step)
@@ -141,8 +146,10 @@ final class CallAudioEngine: @unchecked Sendable {
             return
         }
         let timestamp = packetizer.timestamp
-        payload.withUnsafeBytes { packetizer.writePacket(payload: $0, samples: step, into: &packet) }
-        sendRTP(packet, payloadBytes: payload.count, now: now, mediaTimestamp: timestamp)
+        encoded.withUnsafeBytes { bytes in
+            packetizer.writePacket(payload: UnsafeRawBufferPointer(rebasing: bytes[0..<length]), samples: step, into: &packet)
+        }
+        sendRTP(packet, payloadBytes: length, now: now, mediaTimestamp: timestamp)
     }
 
     /// Sends this tick's telephone-event packets: every packet of one event carries the audio
@@ -198,33 +205,17 @@ final class CallAudioEngine: @unchecked Sendable {
     }
 
     private func playoutTick(now: Double) {
-        let decoder = setup.codecs.decoder
-        switch setup.receive.pop(now: now) {
-        case .frame(let payload):
-            let samples: [Int16]
-            do {
-                samples = try decoder.decode(payload)
-            } catch {
-                reportOnce("decode", "decoding failed: \(error)")
-                play(decoder.conceal())
-                return
-            }
-            setup.receive.countDecodedFrame()
-            play(samples)
-            if !decodedAny {
-                decodedAny = true
-                setup.firstAudioDecoded()
-            }
-        case .lost(let next):
-            play(next.map { decoder.decodeFEC(from: $0) } ?? decoder.conceal())
-        case .silence:
-            play(silence)
+        let (slot, failure) = playout.next(now: now) { play($0) }
+        if let failure { reportOnce("decode", failure) }
+        if slot == .decoded && !decodedAny {
+            decodedAny = true
+            setup.firstAudioDecoded()
         }
     }
 
-    private func play(_ samples: [Int16]) {
+    private func play(_ samples: UnsafeBufferPointer<Int16>) {
         do {
-            try samples.withUnsafeBufferPointer { try setup.sink.write($0) }
+            try setup.sink.write(samples)
         } catch {
             reportOnce("sink", "audio sink refused samples: \(error)")
         }

@@ -185,6 +185,7 @@ public final class CallMedia: @unchecked Sendable {
             result.packetsDiscarded = snapshot.packetsDiscarded
             result.framesDecoded = snapshot.framesDecoded
             result.concealedFrames = snapshot.jitter?.concealed ?? 0
+            result.framesRecoveredFEC = snapshot.framesRecoveredFEC
             result.latePackets = snapshot.jitter?.late ?? 0
             result.jitterBufferTargetMs = snapshot.jitter?.targetDelayMs ?? 0
         }

@@ -40,6 +40,8 @@ public struct CallMediaStatistics: Sendable, Equatable {
     public var framesDecoded = 0
     /// Playout slots concealed (loss, late packets, underruns; Opus FEC included).
     public var concealedFrames = 0
+    /// Of `concealedFrames`, the lost frames rebuilt from the next packet's Opus in-band FEC.
+    public var framesRecoveredFEC = 0
     /// Packets that arrived after their playout slot.
     public var latePackets = 0
     /// The jitter buffer's current target delay in milliseconds.

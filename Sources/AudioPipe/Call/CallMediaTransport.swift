@@ -195,7 +195,7 @@ final class CallMediaTransport: @unchecked Sendable {
         }
         let first: Bool
         if header.payloadType == negotiated.codec.payloadType {
-            first = receive.record(header, payloadBytes: range.count, audioPayload: Array(packet[range]), arrival: arrival)
+            first = receive.record(header, payloadBytes: range.count, audioPayload: packet[range], arrival: arrival)
         } else if header.payloadType == negotiated.telephoneEventPT {
             first = receive.record(header, payloadBytes: range.count, audioPayload: nil, arrival: arrival)
             receiveTelephoneEvent(header, payload: packet[range])

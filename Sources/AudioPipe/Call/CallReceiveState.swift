@@ -1,11 +1,12 @@
 import AudioJitter
 import AudioRTP
-import Foundation
+import Synchronization
 
 /// The receive side of a call shared by the loop thread (which inserts packets and reads RTCP)
-/// and the audio thread (which plays out and builds report blocks), under one lock. Every
-/// method holds the lock only for a few field updates or one jitter buffer operation.
-final class CallReceiveState: @unchecked Sendable {
+/// and the media clock thread (which plays out and builds report blocks), under one `Mutex`.
+/// Every method holds it only for a few field updates or one jitter buffer operation; decoding
+/// happens outside it. A class because both threads hold the same instance.
+final class CallReceiveState: Sendable {
     /// Counters for `CallMediaStatistics`.
     struct Snapshot {
         var packetsReceived = 0
@@ -19,41 +20,53 @@ final class CallReceiveState: @unchecked Sendable {
         var goodbyeReceived = false
         var packetsDiscarded = 0
         var framesDecoded = 0
+        /// Lost slots rebuilt from the next packet's in-band FEC.
+        var framesRecoveredFEC = 0
+        /// Lost slots filled by the codec's concealment (faded over long runs).
+        var framesConcealed = 0
         var jitter: JitterBufferStatistics?
     }
 
-    private let lock = NSLock()
+    /// What the mutex guards.
+    private struct Guarded {
+        var jitter: JitterBuffer
+        var receiver: RTPReceiverStats?
+        var counters = Snapshot()
+        var lastArrival: Double?
+    }
+
     private let clockRate: Int
-    private var jitter: JitterBuffer
-    private var receiver: RTPReceiverStats?
-    private var counters = Snapshot()
-    private var lastArrival: Double?
+    private let state: Mutex<Guarded>
 
     /// State for a stream on `codecs`' clock, with a jitter buffer tuned by `jitter`.
     init(codecs: CallCodecSet, jitter template: JitterBufferConfiguration) throws(CallMediaError) {
         clockRate = codecs.codec.clockRate
+        let jitter: JitterBuffer
         do {
             jitter = try JitterBuffer(configuration: codecs.jitterConfiguration(from: template))
         } catch {
             throw .invalidConfiguration(error.description)
         }
+        state = Mutex(Guarded(jitter: jitter))
     }
 
     // MARK: Loop thread
 
     /// Records an RTP packet's reception (audio or telephone event); `audioPayload`, when given,
-    /// goes to the jitter buffer. Returns true for the first packet of the call.
-    func record(_ header: RTPHeader, payloadBytes: Int, audioPayload: [UInt8]?, arrival: Double) -> Bool {
-        lock.withLock {
-            let first = lastArrival == nil
-            lastArrival = arrival
-            counters.packetsReceived += 1
-            counters.bytesReceived += payloadBytes
-            if receiver == nil { receiver = RTPReceiverStats(ssrc: header.ssrc, clockRate: clockRate) }
-            receiver?.record(header, payloadBytes: payloadBytes, arrival: arrival)
+    /// is copied into the jitter buffer's reused storage. Returns true for the first packet of the call.
+    func record(_ header: RTPHeader, payloadBytes: Int, audioPayload: ArraySlice<UInt8>?, arrival: Double) -> Bool {
+        state.withLock { state in
+            let first = state.lastArrival == nil
+            state.lastArrival = arrival
+            state.counters.packetsReceived += 1
+            state.counters.bytesReceived += payloadBytes
+            if state.receiver == nil { state.receiver = RTPReceiverStats(ssrc: header.ssrc, clockRate: clockRate) }
+            state.receiver?.record(header, payloadBytes: payloadBytes, arrival: arrival)
             if let audioPayload {
-                jitter.insert(seq: header.sequenceNumber, timestamp: header.timestamp, payload: audioPayload,
-                              arrival: arrival, ssrc: header.ssrc)
+                audioPayload.withUnsafeBytes { bytes in
+                    _ = state.jitter.insert(seq: header.sequenceNumber, timestamp: header.timestamp, payloadBytes: bytes,
+                                            arrival: arrival, ssrc: header.ssrc)
+                }
             }
             return first
         }
@@ -61,69 +74,85 @@ final class CallReceiveState: @unchecked Sendable {
 
     /// Counts a datagram that was dropped (failed SRTP, unparsable, unknown payload type).
     func discard() {
-        lock.withLock { counters.packetsDiscarded += 1 }
+        state.withLock { $0.counters.packetsDiscarded += 1 }
     }
 
     /// Records a received RTCP compound: the peer's SR (for our LSR/DLSR), the round-trip time and
     /// the peer's report about our stream (`ourSSRC`) and its BYE.
     func recordRTCP(_ packets: [RTCPPacket], ourSSRC: UInt32, arrival: Double, arrivalNTP: NTPTimestamp) {
-        lock.withLock {
-            counters.rtcpReceived += 1
+        state.withLock { state in
+            state.counters.rtcpReceived += 1
             for packet in packets {
                 let blocks: [RTCPReportBlock]
                 switch packet {
                 case .senderReport(let report):
-                    if report.ssrc == receiver?.ssrc { receiver?.recordSenderReport(report, arrival: arrival) }
+                    if report.ssrc == state.receiver?.ssrc { state.receiver?.recordSenderReport(report, arrival: arrival) }
                     blocks = report.reportBlocks
                 case .receiverReport(let report):
                     blocks = report.reportBlocks
                 case .goodbye:
-                    counters.goodbyeReceived = true
+                    state.counters.goodbyeReceived = true
                     continue
                 default:
                     continue
                 }
                 for block in blocks where block.ssrc == ourSSRC {
-                    counters.remoteReport = block
-                    if let rtt = RoundTripTime.seconds(from: block, arrival: arrivalNTP) { counters.roundTripTime = rtt }
+                    state.counters.remoteReport = block
+                    if let rtt = RoundTripTime.seconds(from: block, arrival: arrivalNTP) { state.counters.roundTripTime = rtt }
                 }
             }
         }
     }
 
     /// When the latest RTP packet arrived (monotonic seconds), nil before the first.
-    var lastRTPArrival: Double? { lock.withLock { lastArrival } }
+    var lastRTPArrival: Double? { state.withLock { $0.lastArrival } }
 
-    // MARK: Audio thread
+    // MARK: Media clock thread
 
     /// The jitter buffer's output for the slot at `now`.
     func pop(now: Double) -> JitterOutput {
-        lock.withLock { jitter.pop(now: now) }
+        state.withLock { $0.jitter.pop(now: now) }
     }
 
-    /// Counts a frame decoded from a received packet.
-    func countDecodedFrame() {
-        lock.withLock { counters.framesDecoded += 1 }
+    /// How one playout slot was filled, for the counters.
+    enum PlayedSlot {
+        /// Decoded from its own packet.
+        case decoded
+        /// Rebuilt from the next packet's in-band FEC.
+        case recoveredFEC
+        /// Concealed by the codec (no packet, or one without FEC).
+        case concealed
+    }
+
+    /// Counts one played slot.
+    func count(_ slot: PlayedSlot) {
+        state.withLock { state in
+            switch slot {
+            case .decoded: state.counters.framesDecoded += 1
+            case .recoveredFEC: state.counters.framesRecoveredFEC += 1
+            case .concealed: state.counters.framesConcealed += 1
+            }
+        }
     }
 
     /// The report block about the peer's stream for our next SR/RR (nil before it is valid).
     func makeReportBlock(now: Double) -> RTCPReportBlock? {
-        lock.withLock { receiver?.makeReportBlock(now: now) }
+        state.withLock { $0.receiver?.makeReportBlock(now: now) }
     }
 
     // MARK: Any thread
 
     /// The counters now.
     var snapshot: Snapshot {
-        lock.withLock {
-            var result = counters
-            if let receiver {
+        state.withLock { state in
+            var result = state.counters
+            if let receiver = state.receiver {
                 result.packetsLost = Int(receiver.cumulativeLost)
                 let expected = receiver.expectedPackets
                 result.fractionLost = expected > 0 ? min(1, max(0, Double(receiver.cumulativeLost) / Double(expected))) : 0
                 result.jitterMs = receiver.jitterMilliseconds
             }
-            result.jitter = jitter.statistics
+            result.jitter = state.jitter.statistics
             return result
         }
     }

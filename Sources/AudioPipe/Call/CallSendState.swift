@@ -1,26 +1,31 @@
-import Foundation
+import Synchronization
 
 /// The send side's controls and counters, shared by the caller's thread (mute, DTMF requests,
-/// statistics) and the audio thread, under one lock.
-final class CallSendState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var muted = false
-    private var dtmf: DTMFSender?
-    private var packets = 0
-    private var bytes = 0
-    private var rtcp = 0
+/// statistics) and the media clock thread (one read per tick), under one `Mutex`. A class
+/// because both sides hold the same instance.
+final class CallSendState: Sendable {
+    /// What the mutex guards.
+    private struct Guarded {
+        var muted = false
+        var dtmf: DTMFSender?
+        var packets = 0
+        var bytes = 0
+        var rtcp = 0
+    }
+
+    private let state = Mutex(Guarded())
 
     /// Whether the source is replaced by silence.
     var isMuted: Bool {
-        get { lock.withLock { muted } }
-        set { lock.withLock { muted = newValue } }
+        get { state.withLock { $0.muted } }
+        set { state.withLock { $0.muted = newValue } }
     }
 
     /// Enables DTMF with the negotiated telephone-event clock (called once media is negotiated).
     func enableDTMF(clockRate: Int) throws(CallMediaError) {
         do {
             let sender = try DTMFSender(DTMFSender.Configuration(clockRate: clockRate))
-            lock.withLock { dtmf = sender }
+            state.withLock { $0.dtmf = sender }
         } catch {
             throw .invalidDTMF(error)
         }
@@ -28,37 +33,41 @@ final class CallSendState: @unchecked Sendable {
 
     /// Queues digits; false when DTMF is not enabled. Nothing is queued if a digit is invalid.
     func enqueueDTMF(_ digits: String) throws(CallMediaError) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard dtmf != nil else { return false }
-        do {
-            try dtmf?.enqueue(digits)
-        } catch {
-            throw .invalidDTMF(error)
+        let outcome: Result<Bool, DTMFError> = state.withLock { state in
+            guard state.dtmf != nil else { return .success(false) }
+            do throws(DTMFError) {
+                try state.dtmf?.enqueue(digits)
+            } catch {
+                return .failure(error)
+            }
+            return .success(true)
         }
-        return true
+        switch outcome {
+        case .success(let enabled): return enabled
+        case .failure(let error): throw .invalidDTMF(error)
+        }
     }
 
-    /// The audio thread's per-tick read: the mute flag and this tick's telephone-event packets.
+    /// The media clock's per-tick read: the mute flag and this tick's telephone-event packets.
     func nextTick() -> (muted: Bool, dtmf: [DTMFPacket]) {
-        lock.withLock { (muted, dtmf?.nextTick() ?? []) }
+        state.withLock { state in (state.muted, state.dtmf?.nextTick() ?? []) }
     }
 
     /// Counts a sent RTP packet.
     func countSent(payloadBytes: Int) {
-        lock.withLock {
-            packets += 1
-            bytes += payloadBytes
+        state.withLock { state in
+            state.packets += 1
+            state.bytes += payloadBytes
         }
     }
 
     /// Counts a sent RTCP compound.
     func countRTCP() {
-        lock.withLock { rtcp += 1 }
+        state.withLock { $0.rtcp += 1 }
     }
 
     /// RTP packets, payload bytes and RTCP compounds sent so far.
     var sent: (packets: Int, bytes: Int, rtcp: Int) {
-        lock.withLock { (packets, bytes, rtcp) }
+        state.withLock { state in (state.packets, state.bytes, state.rtcp) }
     }
 }

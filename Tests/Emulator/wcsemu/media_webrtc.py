@@ -30,6 +30,7 @@ from aiortc.rtcrtpparameters import RTCRtpCodecParameters
 
 from .audio import WavRecorder, open_source
 from .impair import install as install_impairment, parse as parse_impairment
+from .opus_fec import install as install_opus_fec
 from .ice_lite import make_lite, mark_sdp_lite
 from .sdp import STATIC_PAYLOADS, MediaError, parse_audio
 
@@ -101,6 +102,7 @@ class CallMedia:
     watchdog: Optional[asyncio.TimerHandle] = None
     stopped: bool = False
     impairment: Optional[Dict[str, Any]] = None  # wcsemu.impair paths, when --impair is set
+    opus_fec: Optional[Any] = None  # wcsemu.opus_fec state, when --opus-fec webrtc and the client asks for FEC
 
 
 class AiortcMediaEngine:
@@ -189,6 +191,8 @@ class AiortcMediaEngine:
         view.update(media.sent)
         if media.impairment is not None:
             view["impairment"] = {way: path.counters() for way, path in media.impairment.items()}
+        if media.opus_fec is not None:
+            view["opus_fec"] = media.opus_fec.view()
         return view
 
     @staticmethod
@@ -290,6 +294,11 @@ class AiortcMediaEngine:
         event_pt = answer_section.payload_named("telephone-event", "8000")
         media.event_pt = int(event_pt) if event_pt is not None else None
         self._hook_transport(call, media)
+        if self.settings.opus_fec == "webrtc" and media.codec and media.codec.lower().startswith("opus/"):
+            senders = media.pc.getSenders()
+            if senders:
+                media.opus_fec = install_opus_fec(senders[0], remote_section)
+                log.info("call %s Opus in-band FEC %s", call.id, "on" if media.opus_fec else "not asked for")
         timeout = self.settings.ice_timeout
         media.watchdog = asyncio.get_running_loop().call_later(timeout, self._watchdog, call, media)
 

@@ -12,6 +12,7 @@ from .variant_settings import VARIANT_FIELDS, add_variant_arguments, variant_val
 BAD_TOKEN_MODES = ("fail", "new-session", "close")
 DETACHED_CALL_MODES = ("keep", "end")
 MEDIA_MODES = ("aiortc", "fixed")
+OPUS_FEC_MODES = ("off", "webrtc")  # wcsemu.opus_fec
 
 
 @dataclasses.dataclass
@@ -38,6 +39,7 @@ class Settings:
     record_dir: Optional[str] = None
     ice_timeout: float = 15.0
     impair: Optional[str] = None
+    opus_fec: str = "off"
     max_connections_per_second: int = 0
     verbose: bool = False
     # server variants (variant_settings.py; defaults = standard behaviour)
@@ -146,6 +148,7 @@ RUNTIME_FIELDS: Dict[str, Callable[[Any], Any]] = {
     "media_source": _media_source,
     "ice_timeout": _positive,
     "impair": _impairment,
+    "opus_fec": _choice(OPUS_FEC_MODES),
     "max_connections_per_second": _rate,
     **VARIANT_FIELDS,
 }
@@ -222,6 +225,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a WebRTC leg not connected this long after the SDP exchange fails (default 15)")
     p.add_argument("--impair", type=_arg(_impairment), default=None, metavar="loss=P,jitter=MS[,delay=MS][,seed=N]",
                    help="deterministic loss and delay on RTP/RTCP of the WebRTC leg, both ways (default none)")
+    p.add_argument("--opus-fec", choices=OPUS_FEC_MODES, default="off",
+                   help="webrtc = the WebRTC leg sends Opus in-band FEC when the client's SDP asks for it "
+                        "(useinbandfec=1), at the loss its RTCP reports, as libwebrtc does; off = aiortc 1.4 as is (default)")
     p.add_argument("--max-connections-per-second", type=_arg(_rate), default=0, metavar="N",
                    help="admit at most N new WebSockets per second; more are closed with 1013 (default 0 = no limit)")
     p.add_argument("-v", "--verbose", action="store_true", help="log every frame")
@@ -249,5 +255,5 @@ def parse_settings(argv) -> Settings:
         push_url=args.push_url, push_command=args.push_command,
         tls_cert=args.tls_cert, tls_key=args.tls_key, media=args.media,
         media_source=args.media_source, record_dir=args.record_dir, ice_timeout=args.ice_timeout,
-        impair=args.impair, max_connections_per_second=args.max_connections_per_second, verbose=args.verbose,
+        impair=args.impair, opus_fec=args.opus_fec, max_connections_per_second=args.max_connections_per_second, verbose=args.verbose,
         **variant_values(args))
