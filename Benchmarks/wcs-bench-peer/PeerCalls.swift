@@ -26,7 +26,7 @@ actor PeerCalls {
         switch (command.op, command.id) {
         case ("offer", let id?): await offer(id)
         case ("answer_offer", let id?): await answerOffer(id, sdp: command.sdp ?? "")
-        case ("answer", let id?): answer(id, sdp: command.sdp ?? "")
+        case ("answer", let id?): await answer(id, sdp: command.sdp ?? "")
         case ("close", let id?): calls.removeValue(forKey: id)?.close()
         case ("stats", _): stats()
         default: output.emit(["error": "unknown or incomplete command \(command.op)"])
@@ -64,10 +64,10 @@ actor PeerCalls {
         return media
     }
 
-    private func answer(_ id: String, sdp: String) {
+    private func answer(_ id: String, sdp: String) async {
         guard let media = calls[id] else { return output.emit(["id": id, "event": "failed", "reason": "no such call"]) }
         do {
-            try media.applyAnswer(sdp)
+            try await media.applyAnswer(sdp)
         } catch {
             output.emit(["id": id, "event": "failed", "reason": "\(error)"])
         }

@@ -37,6 +37,20 @@ public actor MainLoopActor {
         }, file: file, line: line)
     }
 
+    /// Runs `work` soon on the loop thread, isolated to this actor, after work posted earlier.
+    /// Never runs it inline, even on the loop thread (so a C callback can post safely).
+    public static func post(_ work: @escaping @MainLoopActor () -> Void) {
+        loop.post { assumeIsolated(work) }
+    }
+
+    /// Runs `work` on the loop thread, isolated to this actor, after `seconds` (then every
+    /// `seconds` if `repeating`). Returns the handle that cancels it.
+    @discardableResult
+    public static func schedule(after seconds: Double, repeating: Bool = false,
+                                _ work: @escaping @MainLoopActor () -> Void) -> LoopTimer {
+        loop.schedule(after: seconds, repeating: repeating) { assumeIsolated(work) }
+    }
+
     /// True when the caller runs on the shared loop thread (so `assumeIsolated` is allowed).
     public static var isCurrent: Bool { MainLoop.shared.isIsolatedHere }
 }

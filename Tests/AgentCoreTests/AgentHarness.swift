@@ -52,13 +52,16 @@ final class AgentHarness: @unchecked Sendable {
     /// The agent is a lone agent: `--reconnect-spread 0` unless `extra` sets it (the last flag wins).
     /// - Parameter launcher: a program and its arguments that run the agent (e.g. `strace … -o F`);
     ///   the agent's path and arguments follow them.
-    func start(server: String? = nil, extra: [String] = [], waitOnline: Bool = true, launcher: [String] = []) throws {
+    /// - Parameter environment: variables added to (or, with nil, removed from) the agent's environment.
+    func start(server: String? = nil, extra: [String] = [], waitOnline: Bool = true, launcher: [String] = [],
+               environment: [String: String?] = [:]) throws {
         let args = ["run", "--server", server ?? emulator.url, "--sip-login", Self.login,
                     "--sip-password-file", passwordFile, "--sip-domain", "pbx.test",
                     "--state-dir", stateDir, "--socket", socketPath, "--log-level", "debug",
                     "--reconnect-spread", "0"] + extra
         var env = ProcessInfo.processInfo.environment
         env["NOTIFY_SOCKET"] = nil
+        for (key, value) in environment { env[key] = value }
         let command = launcher.isEmpty ? [agentBinary] + args : launcher + [agentBinary] + args
         daemon = try ChildProcess(executable: command[0], arguments: Array(command.dropFirst()), stderrPath: logPath, environment: env)
         let deadline = Date().addingTimeInterval(15)

@@ -51,17 +51,18 @@ import Testing
         #expect(fromFile.logLevel == .debug && !fromFile.keepAlive && fromFile.receiveProbes == 4)
         #expect(fromFile.probesInterval == 2 && fromFile.backoffCap == 30)
 
+        let ca = dir.write("ca.pem", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n")
         let overridden = try ConfigLoader.load(arguments: [
             "--config=\(path)", "--server", "wss://flag.example/ws", "--sip-port=5080", "--register",
             "--sip-auth-name", "auth1001", "--log-level=warning", "--state-dir", "/flag/state", "--socket=/flag/c.sock",
-            "--app-key", "flagApp", "--sip-domain", "d2", "--sip-outbound-proxy", "p2", "--ca-file", "/ca.pem",
+            "--app-key", "flagApp", "--sip-domain", "d2", "--sip-outbound-proxy", "p2", "--ca-file", ca,
             "--socket-group", "g2", "--sip-login", "1002",
         ], environment: [:])
         #expect(overridden.server == "wss://flag.example/ws" && overridden.sipPort == 5080 && overridden.register)
         #expect(overridden.sipAuthName == "auth1001" && overridden.effectiveSipAuthName == "auth1001")
         #expect(overridden.logLevel == .warning && overridden.stateDir == "/flag/state" && overridden.socketPath == "/flag/c.sock")
         #expect(overridden.appKey == "flagApp" && overridden.sipDomain == "d2" && overridden.sipOutboundProxy == "p2")
-        #expect(overridden.caFile == "/ca.pem" && overridden.socketGroup == "g2" && overridden.sipLogin == "1002")
+        #expect(overridden.caFile == ca && overridden.socketGroup == "g2" && overridden.sipLogin == "1002")
         // Not overridden: still from the file.
         #expect(overridden.insecureTLS && overridden.connectTimeout == 2.5 && !overridden.keepAlive && overridden.receiveProbes == 4)
     }

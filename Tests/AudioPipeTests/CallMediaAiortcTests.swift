@@ -47,7 +47,7 @@ extension CallMediaTests {
             if weOffer {
                 try peer.send(["sdp": try await media.makeOffer()])
                 let answer = try #require(await peer.event("answer")?["sdp"] as? String, "aiortc: \(peer.stderr)")
-                try media.applyAnswer(answer)
+                try await media.applyAnswer(answer)
             } else {
                 let offer = try #require(await peer.event("offer")?["sdp"] as? String, "aiortc: \(peer.stderr)")
                 try peer.send(["sdp": try await media.answer(offer: offer)])

@@ -69,7 +69,7 @@ extension CallMediaTests {
         @Test("Methods called out of order throw invalidState")
         func outOfOrder() async throws {
             let call = CallMedia(configuration: CallMediaTestSupport.configuration(), source: SilenceSource(), sink: NullSink())
-            #expect(throws: CallMediaError.self) { try call.applyAnswer("v=0\r\n") }
+            await #expect(throws: CallMediaError.self) { try await call.applyAnswer("v=0\r\n") }
             #expect(throws: CallMediaError.self) { try call.sendDTMF("1") }
             _ = try await call.makeOffer()
             await #expect(throws: CallMediaError.self) { try await call.makeOffer() }
@@ -85,7 +85,7 @@ extension CallMediaTests {
             defer { call.close() }
             let log = CallEventLog(call)
             _ = try await call.makeOffer()
-            let error = #expect(throws: CallMediaError.self) { try call.applyAnswer("this is not SDP") }
+            let error = await #expect(throws: CallMediaError.self) { try await call.applyAnswer("this is not SDP") }
             if case .negotiation(.malformed) = error {} else { Issue.record("unexpected \(String(describing: error))") }
             #expect(await log.first { if case .failed = $0 { true } else { false } } != nil)
         }

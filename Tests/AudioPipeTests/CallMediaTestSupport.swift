@@ -39,7 +39,8 @@ enum CallMediaTestSupport {
     }
 
     /// Waits until `condition` holds, polling every 10 ms; false after `timeout` seconds.
-    static func wait(timeout: Double, until condition: () -> Bool) async -> Bool {
+    static func wait(timeout: Double, isolation: isolated (any Actor)? = #isolation,
+                     until condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition() {
             if Date() > deadline { return false }
@@ -179,7 +180,7 @@ struct CallPair {
         do {
             let offer = try await offerer.makeOffer()
             let answer = try await answerer.answer(offer: tamperOffer(offer))
-            try offerer.applyAnswer(tamperAnswer(answer))
+            try await offerer.applyAnswer(tamperAnswer(answer))
         } catch {
             pair.close()
             throw error

@@ -23,23 +23,24 @@ import Testing
     }
 
     /// One end: its UDP path, transport, receive state and recorder.
-    final class End: @unchecked Sendable {
+    @MainLoopActor
+    final class End {
         let path: UDPDatagramTransport
         let receive: CallReceiveState
         let transport: CallMediaTransport
         let negotiated: NegotiatedAudio
         let recorder = Recorder()
 
-        init(loop: MainLoop, negotiated: NegotiatedAudio, configuration: CallMediaConfiguration) throws {
+        init(negotiated: NegotiatedAudio, configuration: CallMediaConfiguration) throws {
             self.negotiated = negotiated
-            path = try UDPDatagramTransport(loop: loop)
+            path = try UDPDatagramTransport()
             let codecs = try CallCodecSet(codec: negotiated.codec, configuration: configuration)
             receive = try CallReceiveState(codecs: codecs, jitter: configuration.jitter)
             let handlers = CallMediaTransport.Handlers(
                 event: { [recorder] event in recorder.record(event) },
                 failure: { [recorder] failure in recorder.record(failure) },
                 mediaReady: { [recorder] session in recorder.ready(session) })
-            transport = CallMediaTransport(loop: loop, path: path, negotiated: negotiated, receive: receive,
+            transport = CallMediaTransport(path: path, negotiated: negotiated, receive: receive,
                                            configuration: configuration, ourSSRC: 0xC0FFEE,
                                            ntpClock: NTPClock(monotonicNow: MonotonicTime.now()), handlers: handlers)
         }
@@ -64,29 +65,27 @@ import Testing
         return (try CallNegotiation.accept(answer: delivered, toOffer: offer), answerer)
     }
 
-    static func connect(tamperAnswer: Bool = false) throws -> (End, End, MainLoop) {
-        let loop = MainLoop(name: "udp-path-test")
+    @MainLoopActor
+    static func connect(tamperAnswer: Bool = false) throws -> (End, End) {
         let configuration = CallMediaTestSupport.configuration(codecs: [.opus])
         let (offered, answered) = try negotiate(tamperAnswer: tamperAnswer)
-        let offerer = try End(loop: loop, negotiated: offered, configuration: configuration)
-        let answerer = try End(loop: loop, negotiated: answered, configuration: configuration)
-        try loop.sync {
-            try offerer.transport.install()
-            try answerer.transport.install()
-        }
+        let offerer = try End(negotiated: offered, configuration: configuration)
+        let answerer = try End(negotiated: answered, configuration: configuration)
+        try offerer.transport.install()
+        try answerer.transport.install()
         offerer.path.start(peer: answerer.path.port)
         answerer.path.start(peer: offerer.path.port)
-        return (offerer, answerer, loop)
+        return (offerer, answerer)
     }
 
-    static func shut(_ ends: End..., loop: MainLoop) {
-        loop.sync { ends.forEach { $0.transport.shutdown() } }
-        loop.stop()
+    @MainLoopActor
+    static func shut(_ ends: End...) {
+        ends.forEach { $0.transport.shutdown() }
     }
 
-    @Test func dtlsKeysSRTPAndRTPReachesTheJitterBufferOverUDP() async throws {
-        let (offerer, answerer, loop) = try Self.connect()
-        defer { Self.shut(offerer, answerer, loop: loop) }
+    @MainLoopActor @Test func dtlsKeysSRTPAndRTPReachesTheJitterBufferOverUDP() async throws {
+        let (offerer, answerer) = try Self.connect()
+        defer { Self.shut(offerer, answerer) }
         #expect(await CallMediaTestSupport.wait(timeout: 10) { offerer.srtp != nil && answerer.srtp != nil })
         #expect(offerer.events.contains { if case .dtlsConnected = $0 { true } else { false } })
         #expect(offerer.failures.isEmpty && answerer.failures.isEmpty)
@@ -110,9 +109,9 @@ import Testing
         #expect(answerer.receive.snapshot.packetsReceived == 20)
     }
 
-    @Test func aTamperedFingerprintFailsWithATypedFailureOverUDP() async throws {
-        let (offerer, answerer, loop) = try Self.connect(tamperAnswer: true)
-        defer { Self.shut(offerer, answerer, loop: loop) }
+    @MainLoopActor @Test func aTamperedFingerprintFailsWithATypedFailureOverUDP() async throws {
+        let (offerer, answerer) = try Self.connect(tamperAnswer: true)
+        defer { Self.shut(offerer, answerer) }
         // The offerer checks the answer's fingerprint.
         #expect(await CallMediaTestSupport.wait(timeout: 10) { !offerer.failures.isEmpty })
         #expect(offerer.failures == [.dtlsFingerprintMismatch])

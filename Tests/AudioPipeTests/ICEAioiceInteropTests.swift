@@ -1,5 +1,6 @@
 @testable import AudioPipe
 import Foundation
+import MainLoop
 import Testing
 
 /// Interop with an independent ICE stack: aioice 0.8 (what aiortc uses) in
@@ -7,7 +8,7 @@ import Testing
 @Suite struct ICEAioiceInteropTests {
     /// Our agent against aioice. `giveCandidates: false` sends aioice only ufrag/pwd (the WCS
     /// non-trickle case), without end-of-candidates, so aioice must learn us peer-reflexively.
-    @Test(arguments: [(true, true), (false, true), (true, false), (false, false)])
+    @MainLoopActor @Test(arguments: [(true, true), (false, true), (true, false), (false, false)])
     func connectsAndEchoes(weControl: Bool, giveCandidates: Bool) async throws {
         let echoCount = 50
         let peer = try ICEPythonFixture(script: "aioice_peer.py", arguments: [weControl ? "controlled" : "controlling", String(echoCount)])
@@ -50,7 +51,7 @@ import Testing
     /// with early checks it fails as controlling and hangs as controlled (seen manually). So an
     /// SDP without candidates must not carry `a=end-of-candidates` towards aiortc. Our side then
     /// fails cleanly.
-    @Test(arguments: [true, false])
+    @MainLoopActor @Test(arguments: [true, false])
     func aioiceGivesUpWithEndOfCandidatesAndNoCandidates(weControl: Bool) async throws {
         let peer = try ICEPythonFixture(script: "aioice_peer.py", arguments: [weControl ? "controlled" : "controlling", "0"])
         defer { peer.stop() }

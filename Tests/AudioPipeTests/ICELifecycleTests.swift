@@ -5,7 +5,7 @@ import Testing
 
 /// Closing, repeated creation, misuse and configuration errors.
 @Suite struct ICELifecycleTests {
-    @Test func closeDuringCheckingStopsEveryCallback() async throws {
+    @MainLoopActor @Test func closeDuringCheckingStopsEveryCallback() async throws {
         let silent = ICESilentUDPSocket() // answers nothing, so the checks keep going
         defer { silent.close() }
         let agent = try ICEAgent(configuration: ICETestSupport.configuration(controlling: false))
@@ -29,6 +29,7 @@ import Testing
 
     /// An agent whose STUN server (`host`, a silent socket) never answers, so gathering lasts
     /// until `gatherTimeout`.
+    @MainLoopActor
     private func agentWithSilentSTUN(_ silentSTUN: ICESilentUDPSocket, host: String, gatherTimeout: Double) throws -> ICEAgent {
         var configuration = ICETestSupport.configuration(controlling: true)
         configuration.stunServer = ICEServerAddress(host: host, port: UInt16(silentSTUN.port))
@@ -36,7 +37,7 @@ import Testing
         return try ICEAgent(configuration: configuration)
     }
 
-    @Test func closeDuringGatheringEndsTheGather() async throws {
+    @MainLoopActor @Test func closeDuringGatheringEndsTheGather() async throws {
         let silentSTUN = ICESilentUDPSocket()
         defer { silentSTUN.close() }
         let agent = try agentWithSilentSTUN(silentSTUN, host: "127.0.0.1", gatherTimeout: 30)
@@ -46,7 +47,7 @@ import Testing
         await #expect(throws: ICEError.closed) { _ = try await gathering.value }
     }
 
-    @Test func gatherTimeoutReturnsHostCandidatesWhenSTUNIsSilent() async throws {
+    @MainLoopActor @Test func gatherTimeoutReturnsHostCandidatesWhenSTUNIsSilent() async throws {
         let silentSTUN = ICESilentUDPSocket()
         defer { silentSTUN.close() }
         let agent = try agentWithSilentSTUN(silentSTUN, host: "localhost", gatherTimeout: 0.5)
@@ -57,7 +58,7 @@ import Testing
         #expect(!local.ufrag.isEmpty && local.pwd.count >= 22)
     }
 
-    @Test func twentyCreateGatherCloseCyclesReleaseTheirSockets() async throws {
+    @MainLoopActor @Test func twentyCreateGatherCloseCyclesReleaseTheirSockets() async throws {
         // Warm up once so lazily created process-wide descriptors are not counted as leaks.
         let warmUp = try ICEAgent(configuration: ICETestSupport.configuration(controlling: true))
         _ = try await warmUp.gather()
@@ -83,7 +84,7 @@ import Testing
     }
 
     /// close() from inside libnice's own callbacks (state signal, receive callback) must not crash.
-    @Test func closingFromInsideCallbacksIsSafe() async throws {
+    @MainLoopActor @Test func closingFromInsideCallbacksIsSafe() async throws {
         var closesOnReady = try await ICEAgentPair.make()
         let first = closesOnReady.first
         closesOnReady.firstRecorder.attach(to: first, thenOnState: { if $0 == .ready { first.close() } })
@@ -105,7 +106,7 @@ import Testing
         #expect(closesOnData.secondRecorder.lateCallbacks == 0)
     }
 
-    @Test func droppingTheLastReferenceClosesTheAgent() async throws {
+    @MainLoopActor @Test func droppingTheLastReferenceClosesTheAgent() async throws {
         let recorder = ICERecorder()
         do {
             let agent = try ICEAgent(configuration: ICETestSupport.configuration(controlling: true))
@@ -115,7 +116,7 @@ import Testing
         #expect(await ICETestSupport.wait { recorder.states == [.closed] })
     }
 
-    @Test func misuseIsAnErrorNotACrash() async throws {
+    @MainLoopActor @Test func misuseIsAnErrorNotACrash() async throws {
         let agent = try ICEAgent(configuration: ICETestSupport.configuration(controlling: true))
         defer { agent.close() }
         #expect(throws: ICEError.self) { try agent.setRemote(ufrag: "abcd", pwd: "0123456789abcdefghijkl", candidates: []) }
@@ -133,7 +134,7 @@ import Testing
         #expect(throws: ICEError.self) { try agent.setRemote(ufrag: "abcd", pwd: "0123456789abcdefghijkl", candidates: []) }
     }
 
-    @Test func badConfigurationsAreRejected() throws {
+    @MainLoopActor @Test func badConfigurationsAreRejected() throws {
         #expect(throws: ICEError.invalidLocalAddress("no-such-interface0")) {
             _ = try ICEAgent(configuration: ICEConfiguration(controlling: true, localAddresses: ["no-such-interface0"]))
         }
@@ -145,7 +146,7 @@ import Testing
         }
     }
 
-    @Test func unresolvableServerFailsGather() async throws {
+    @MainLoopActor @Test func unresolvableServerFailsGather() async throws {
         var configuration = ICETestSupport.configuration(controlling: true)
         configuration.stunServer = ICEServerAddress(host: "no-such-host.invalid", port: 3478)
         let agent = try ICEAgent(configuration: configuration)
@@ -153,7 +154,7 @@ import Testing
         await #expect(throws: ICEError.unresolvableServer("no-such-host.invalid")) { _ = try await agent.gather() }
     }
 
-    @Test func turnPasswordNeverShows() {
+    @MainLoopActor @Test func turnPasswordNeverShows() {
         let server = TURNServer(host: "turn.example.org", port: 443, username: "alice", password: "s3cr3t-PW", transport: .tls)
         var dumped = ""
         dump(server, to: &dumped)
@@ -166,7 +167,7 @@ import Testing
 
 /// The libnice settings the configuration promises, read back from the agent.
 @Suite struct ICEAgentSettingsTests {
-    @Test(arguments: [true, false])
+    @MainLoopActor @Test(arguments: [true, false])
     func libniceAgentIsConfiguredAsAsked(controlling: Bool) throws {
         let agent = try ICEAgent(configuration: ICETestSupport.configuration(controlling: controlling))
         defer { agent.close() }
@@ -181,7 +182,7 @@ import Testing
         #expect(agent.session.booleanProperty("upnp") == nil)
     }
 
-    @Test func consentCanBeSwitchedOff() throws {
+    @MainLoopActor @Test func consentCanBeSwitchedOff() throws {
         var configuration = ICETestSupport.configuration(controlling: true)
         configuration.keepaliveConsent = false
         let agent = try ICEAgent(configuration: configuration)
@@ -190,7 +191,7 @@ import Testing
         #expect(agent.session.booleanProperty("keepalive-conncheck") == false)
     }
 
-    @Test func iceLitePeerMakesUsControlling() async throws {
+    @MainLoopActor @Test func iceLitePeerMakesUsControlling() async throws {
         let agent = try ICEAgent(configuration: ICETestSupport.configuration(controlling: false))
         defer { agent.close() }
         _ = try await agent.gather()
@@ -198,7 +199,7 @@ import Testing
         #expect(agent.session.booleanProperty("controlling-mode") == true)
     }
 
-    @Test func iceTCPAddsTCPCandidates() async throws {
+    @MainLoopActor @Test func iceTCPAddsTCPCandidates() async throws {
         var configuration = ICETestSupport.configuration(controlling: true)
         configuration.iceTCP = true
         let agent = try ICEAgent(configuration: configuration)
@@ -210,7 +211,7 @@ import Testing
     }
 
     /// RFC 7675: when the peer goes away after ready, consent expires and the agent fails once.
-    @Test func vanishedPeerLosesConsent() async throws {
+    @MainLoopActor @Test func vanishedPeerLosesConsent() async throws {
         var pair = try await ICEAgentPair.make()
         defer { pair.first.close() }
         try await pair.connect()

@@ -5,7 +5,7 @@ import Testing
 
 /// Two in-process libnice agents on 127.0.0.1.
 @Suite struct ICELoopbackTests {
-    @Test func twoAgentsReachReadyAndExchangeDatagrams() async throws {
+    @MainLoopActor @Test func twoAgentsReachReadyAndExchangeDatagrams() async throws {
         var pair = try await ICEAgentPair.make()
         defer { pair.close() }
         // Sent before any pair exists: must be dropped, not queued.
@@ -41,7 +41,7 @@ import Testing
     }
 
     /// The WCS case: the side without remote candidates learns its peer from the peer's checks.
-    @Test(arguments: [true, false])
+    @MainLoopActor @Test(arguments: [true, false])
     func sideWithoutRemoteCandidatesLearnsPeerReflexive(blindSideControlling: Bool) async throws {
         var pair = try await ICEAgentPair.make(firstControlling: blindSideControlling)
         defer { pair.close() }
@@ -60,7 +60,7 @@ import Testing
         })
     }
 
-    @Test func unreachableCandidateFailsOnceThenANewPairStillWorks() async throws {
+    @MainLoopActor @Test func unreachableCandidateFailsOnceThenANewPairStillWorks() async throws {
         let agent = try ICEAgent(configuration: ICETestSupport.configuration(controlling: true, connectTimeout: 2))
         let recorder = ICERecorder()
         recorder.attach(to: agent)
@@ -83,7 +83,7 @@ import Testing
         #expect(await pair.waitUntilReady())
     }
 
-    @Test func threePairsAtOnceDoNotInterfere() async throws {
+    @MainLoopActor @Test func threePairsAtOnceDoNotInterfere() async throws {
         var pairs: [ICEAgentPair] = []
         for _ in 0..<3 { pairs.append(try await ICEAgentPair.make()) }
         defer { pairs.forEach { $0.close() } }
@@ -100,7 +100,7 @@ import Testing
         #expect(pairs.map { $0.secondRecorder.datagrams.count } == [20, 20, 20])
     }
 
-    @Test func sendsFromManyThreadsArriveOnce() async throws {
+    @MainLoopActor @Test func sendsFromManyThreadsArriveOnce() async throws {
         var pair = try await ICEAgentPair.make()
         defer { pair.close() }
         try await pair.connect()

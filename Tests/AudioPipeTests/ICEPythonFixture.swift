@@ -50,7 +50,9 @@ final class ICEPythonFixture: @unchecked Sendable {
     }
 
     /// The first JSON object for which `match` holds, waiting up to `timeout` seconds.
-    func message(timeout: Double = 20, where match: @escaping ([String: Any]) -> Bool) async -> [String: Any]? {
+    /// Runs in the caller's isolation (the loop for the ICE suites): the result is not Sendable.
+    func message(timeout: Double = 20, isolation: isolated (any Actor)? = #isolation,
+                 where match: @escaping ([String: Any]) -> Bool) async -> [String: Any]? {
         var found: [String: Any]?
         _ = await ICETestSupport.wait(timeout: timeout) {
             found = messages.first(where: match)
@@ -60,7 +62,7 @@ final class ICEPythonFixture: @unchecked Sendable {
     }
 
     /// The first `{"event": name}` or `{"event": "failed"}` object.
-    func event(_ name: String, timeout: Double = 20) async -> [String: Any]? {
+    func event(_ name: String, timeout: Double = 20, isolation: isolated (any Actor)? = #isolation) async -> [String: Any]? {
         await message(timeout: timeout) { $0["event"] as? String == name || $0["event"] as? String == "failed" }
     }
 

@@ -7,7 +7,7 @@ import Testing
 @Suite(.serialized) struct ICEServerGatheringTests {
     /// The fixture answers like a NAT that maps us to 127.0.0.2 (same port): libnice must add
     /// a server-reflexive candidate whose related address is our host candidate.
-    @Test func stunServerGivesAServerReflexiveCandidate() async throws {
+    @MainLoopActor @Test func stunServerGivesAServerReflexiveCandidate() async throws {
         let server = try ICEPythonFixture(script: "stun_turn_server.py", arguments: ["--mapped-host", "127.0.0.2"])
         defer { server.stop() }
         let port = try #require(await server.message { $0["port"] != nil }?["port"] as? Int, "\(server.stderr)")
@@ -25,7 +25,7 @@ import Testing
         #expect(request["from"] as? [AnyHashable] == ["127.0.0.1", host.port] as [AnyHashable])
     }
 
-    @Test func turnServerGivesARelayCandidateAndThePasswordStaysOutOfTheLog() async throws {
+    @MainLoopActor @Test func turnServerGivesARelayCandidateAndThePasswordStaysOutOfTheLog() async throws {
         let password = "turn-Secret-4711"
         let lines = ICELogCapture()
         Log.configure(minimumLevel: .debug, handler: { _, subsystem, message in lines.append("\(subsystem): \(message)") })

@@ -13,7 +13,9 @@ enum ICETestSupport {
     }
 
     /// Waits until `condition` holds, polling every 10 ms; false after `timeout` seconds.
-    static func wait(timeout: Double = 10, until condition: () -> Bool) async -> Bool {
+    /// Runs in the caller's isolation (the loop for the ICE suites), so `condition` may read it.
+    static func wait(timeout: Double = 10, isolation: isolated (any Actor)? = #isolation,
+                     until condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         while !condition() {
             if ContinuousClock.now > deadline { return false }
@@ -57,8 +59,9 @@ final class ICERecorder: @unchecked Sendable {
     private var callbacksAfterClose = 0
 
     /// Installs both callbacks on `agent`; `then` hooks run after recording (on the loop thread).
-    func attach(to agent: ICEAgent, thenOnState: (@Sendable (ICEState) -> Void)? = nil,
-                thenOnDatagram: (@Sendable ([UInt8]) -> Void)? = nil) {
+    @MainLoopActor
+    func attach(to agent: ICEAgent, thenOnState: (@MainLoopActor (ICEState) -> Void)? = nil,
+                thenOnDatagram: (@MainLoopActor ([UInt8]) -> Void)? = nil) {
         agent.onStateChange = { [self] state in
             lock.withLock {
                 if stateList.last == .closed { callbacksAfterClose += 1 }
@@ -82,7 +85,8 @@ final class ICERecorder: @unchecked Sendable {
     var failureCount: Int { states.filter { if case .failed = $0 { true } else { false } }.count }
 }
 
-/// Two loopback agents wired to each other.
+/// Two loopback agents wired to each other (on the loop, like the agents).
+@MainLoopActor
 struct ICEAgentPair {
     let first: ICEAgent
     let second: ICEAgent
@@ -92,9 +96,9 @@ struct ICEAgentPair {
     var gatherSeconds: [Double] = []
 
     /// Creates, gathers and records a controlling `first` and a controlled `second`.
-    static func make(firstControlling: Bool = true, loop: MainLoop = .shared) async throws -> ICEAgentPair {
-        let first = try ICEAgent(configuration: ICETestSupport.configuration(controlling: firstControlling), loop: loop)
-        let second = try ICEAgent(configuration: ICETestSupport.configuration(controlling: !firstControlling), loop: loop)
+    static func make(firstControlling: Bool = true) async throws -> ICEAgentPair {
+        let first = try ICEAgent(configuration: ICETestSupport.configuration(controlling: firstControlling))
+        let second = try ICEAgent(configuration: ICETestSupport.configuration(controlling: !firstControlling))
         let pair = ICEAgentPair(first: first, second: second)
         pair.firstRecorder.attach(to: first)
         pair.secondRecorder.attach(to: second)

@@ -16,7 +16,8 @@ enum DaemonCommand {
                 + "  [--media-address ADDR]... [--stun HOST:PORT]\n"
                 + "Hooks, push webhook, TURN and call limits are set in the config file.\n"
                 + "The SIP password is never taken from the command line: use --sip-password-file or\n"
-                + "$CREDENTIALS_DIRECTORY/sip-password. See docs/config.md.")
+                + "$CREDENTIALS_DIRECTORY/sip-password. See docs/config.md.\n"
+                + "Exit status 2: bad usage; 78: configuration error (unreadable or invalid config, CA or password file).")
             return ExitCode.ok.rawValue
         }
         let environment = ProcessInfo.processInfo.environment
@@ -27,8 +28,8 @@ enum DaemonCommand {
             CLI.printError("wcs-agent run: \(error)")
             return ExitCode.usage.rawValue
         } catch {
-            CLI.printError("wcs-agent run: \(error)")
-            return ExitCode.failure.rawValue
+            CLI.printError("wcs-agent run: configuration error: \(error)")
+            return ExitCode.configError.rawValue
         }
         AgentLogger.install(level: config.logLevel, environment: environment)
 

@@ -13,4 +13,8 @@ public enum ExitCode: Int32, Sendable {
     /// The daemon speaks another control protocol version than this CLI (an upgrade without a
     /// restart, or two installed versions): use the matching binary or restart the daemon.
     case protocolMismatch = 5
+    /// `run`: the configuration cannot work (bad or unreadable config file, missing CA file,
+    /// unreadable password file, invalid values). Restarting will not help: the units say
+    /// `RestartPreventExitStatus=2 78` (78 is sysexits' EX_CONFIG).
+    case configError = 78
 }

@@ -177,7 +177,7 @@ actor CallManager {
         }
         guard let media = call.media else { return }
         do {
-            try media.applyAnswer(sdp)
+            try await media.applyAnswer(sdp)
         } catch {
             Log.error("calls", "call \(callId): the server's SDP answer is unusable: \(error)")
             publish(.mediaFailed(callId: callId, reason: "\(error)"))

@@ -253,6 +253,20 @@ public enum ConfigLoader {
 
     // MARK: - Validation
 
+    /// A CA file must be readable and hold a PEM certificate; otherwise every connection attempt would
+    /// fail the same way, so it is a configuration error at start, not a retried connection error.
+    static func validateCAFile(_ path: String) throws {
+        let data: Data
+        do {
+            data = try FileReading.readAll(path: path, limit: 16 << 20)
+        } catch {
+            throw ConfigError("cannot read CA file \(path): \(error.reason)")
+        }
+        guard data.range(of: Data("-----BEGIN CERTIFICATE-----".utf8)) != nil else {
+            throw ConfigError("CA file \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
+        }
+    }
+
     static func validate(_ config: AgentConfig, configPath: String?) throws {
         guard !config.server.isEmpty else {
             let fileHint = configPath.map { "set url in [server] of \($0) or " } ?? ""
@@ -264,6 +278,7 @@ public enum ConfigLoader {
         else {
             throw ConfigError("invalid server URL \"\(config.server)\": expected ws://host[:port][/path] or wss://...")
         }
+        if let ca = config.caFile { try validateCAFile(ca) }
         if config.pushListen != nil && config.pushSecret == nil {
             throw ConfigError("[push] listen needs secret_file (the shared secret of the \(PushWebhookServer.secretHeader) header)")
         }

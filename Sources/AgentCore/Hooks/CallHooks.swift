@@ -1,3 +1,4 @@
+import AudioPipe
 import Foundation
 import MainLoop
 
@@ -77,9 +78,7 @@ struct CallHooks: Sendable {
 
     /// A clean environment: a few harmless variables of ours plus the call's `WCS_*` values.
     static func environment(_ call: [String: String?]) -> [String: String] {
-        let inherited = ProcessInfo.processInfo.environment
-        var env: [String: String] = ["PATH": inherited["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"]
-        for key in ["HOME", "LANG", "LC_ALL", "TZ"] { env[key] = inherited[key] }
+        var env = ShellCommand.cleanEnvironment()
         for (key, value) in call { env[key] = value ?? "" }
         return env
     }

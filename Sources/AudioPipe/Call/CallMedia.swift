@@ -2,6 +2,7 @@ import AudioRTP
 import AudioSDP
 import Foundation
 import MainLoop
+import Synchronization
 
 /// One call's WebRTC audio: SDP offer/answer, ICE (libnice), DTLS-SRTP, RTP/RTCP, the jitter
 /// buffer, the codec, RFC 4733 DTMF, and the audio source and sink.
@@ -10,10 +11,11 @@ import MainLoop
 /// outgoing one. Media starts by itself once ICE and DTLS are up; progress and failures arrive
 /// on `events`. `close()` ends everything (and closes the source and sink).
 ///
-/// Threads: libnice and DTLS run on `loop` (`CallMediaTransport`); the 20 ms send and playout
-/// clock runs on the one media clock thread of the process (`MediaClock`, `CallAudioEngine`); the public methods
-/// are safe from any thread.
-public final class CallMedia: @unchecked Sendable {
+/// Runs on: any thread for the public methods (state under one `Mutex`; nothing here blocks on
+/// another thread). libnice and DTLS run on the shared loop (`ICEAgent`, `CallMediaTransport`,
+/// both `@MainLoopActor`), reached with async hops; the 20 ms send and playout clock runs on the
+/// one media clock thread of the process (`MediaClock`, `CallAudioEngine`).
+public final class CallMedia: Sendable {
     private enum Phase {
         /// Nothing started.
         case idle
@@ -37,30 +39,35 @@ public final class CallMedia: @unchecked Sendable {
     private let continuation: AsyncStream<CallMediaEvent>.Continuation
     private let source: any AudioSource
     private let sink: any AudioSink
-    private let loop: MainLoop
     private let ssrc = UInt32.random(in: 1...UInt32.max)
     private let cname = "wcs-agent-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
     private let ntpClock = NTPClock(monotonicNow: MonotonicTime.now())
     private let sendState = CallSendState()
 
-    private let lock = NSLock()
-    private var phase = Phase.idle
-    private var ice: ICEAgent?
-    private var transport: CallMediaTransport?
-    private var engine: CallAudioEngine?
-    private var negotiatedAudio: NegotiatedAudio?
-    private var receive: CallReceiveState?
-    private var negotiationStart: Double?
-    private var firstAudioLatency: Double?
-    private var srtpProfile: String?
+    private let state = Mutex(State())
+
+    /// Everything that changes as the call goes on.
+    private struct State: Sendable {
+        var phase = Phase.idle
+        var ice: ICEAgent?
+        var transport: CallMediaTransport?
+        var engine: CallAudioEngine?
+        var negotiatedAudio: NegotiatedAudio?
+        var receive: CallReceiveState?
+        var negotiationStart: Double?
+        var firstAudioLatency: Double?
+        var srtpProfile: String?
+
+        /// What has to be stopped when the call ends.
+        var runningParts: RunningParts { RunningParts(engine: engine, transport: transport, ice: ice) }
+    }
 
     /// Creates the call's media; nothing happens before `answer(offer:)` or `makeOffer()`.
     /// `source` is read and `sink` written once per 20 ms while media runs.
-    public init(configuration: CallMediaConfiguration, source: AudioSource, sink: AudioSink, loop: MainLoop = .shared) {
+    public init(configuration: CallMediaConfiguration, source: AudioSource, sink: AudioSink) {
         self.configuration = configuration
         self.source = source
         self.sink = sink
-        self.loop = loop
         (events, continuation) = AsyncStream.makeStream(of: CallMediaEvent.self, bufferingPolicy: .unbounded)
     }
 
@@ -79,10 +86,10 @@ public final class CallMedia: @unchecked Sendable {
         try begin(from: "answer(offer:)")
         do {
             _ = try CallNegotiation.answer(to: offer, local: CallNegotiation.placeholderCapabilities(configuration: configuration))
-            let ice = try createICE(controlling: false)
+            let ice = try await createICE(controlling: false)
             let local = try await gather(ice)
             let (sdp, negotiated) = try CallNegotiation.answer(to: offer, local: capabilities(local))
-            try start(negotiated: negotiated, ice: ice, startedAt: started)
+            try await start(negotiated: negotiated, ice: ice, startedAt: started)
             return sdp
         } catch {
             throw abandon(error)
@@ -94,12 +101,12 @@ public final class CallMedia: @unchecked Sendable {
     public func makeOffer() async throws -> String {
         try begin(from: "makeOffer()")
         do {
-            let ice = try createICE(controlling: true)
+            let ice = try await createICE(controlling: true)
             let local = try await gather(ice)
             let offer = CallNegotiation.offer(try capabilities(local))
-            try locked { () throws(CallMediaError) in
-                guard case .gathering = phase else { throw .closed }
-                phase = .offered(offer)
+            try state.withLock { (state: inout State) throws(CallMediaError) in
+                guard case .gathering = state.phase else { throw .closed }
+                state.phase = .offered(offer)
             }
             return offer
         } catch {
@@ -109,18 +116,18 @@ public final class CallMedia: @unchecked Sendable {
 
     /// Applies the peer's answer to our offer and starts ICE checks; media starts when ICE and
     /// DTLS are up. Throws `CallMediaError.negotiation` for an unusable answer (also reported as
-    /// `.failed`), `.invalidState` without a pending offer.
-    public func applyAnswer(_ answer: String) throws {
+    /// `.failed`), `.invalidState` without a pending offer. Returns once ICE checks run.
+    public func applyAnswer(_ answer: String) async throws {
         let started = MonotonicTime.now()
-        let (offer, ice) = try locked { () throws(CallMediaError) -> (String, ICEAgent?) in
-            guard case .offered(let offer) = phase else { throw .invalidState("applyAnswer(_:) without a pending offer") }
-            phase = .gathering
-            return (offer, self.ice)
+        let (offer, ice) = try state.withLock { (state: inout State) throws(CallMediaError) -> (String, ICEAgent?) in
+            guard case .offered(let offer) = state.phase else { throw .invalidState("applyAnswer(_:) without a pending offer") }
+            state.phase = .gathering
+            return (offer, state.ice)
         }
         do {
             guard let ice else { throw CallMediaError.closed }
             let negotiated = try CallNegotiation.accept(answer: answer, toOffer: offer)
-            try start(negotiated: negotiated, ice: ice, startedAt: started)
+            try await start(negotiated: negotiated, ice: ice, startedAt: started)
         } catch {
             throw abandon(error)
         }
@@ -133,8 +140,8 @@ public final class CallMedia: @unchecked Sendable {
     /// telephone-event, `.invalidDTMF` for a bad digit (nothing is sent then), `.invalidState`
     /// before negotiation or after failure/close.
     public func sendDTMF(_ digits: String) throws {
-        let negotiated = try locked { () throws(CallMediaError) -> NegotiatedAudio in
-            guard case .negotiated = phase, let negotiatedAudio else {
+        let negotiated = try state.withLock { (state: inout State) throws(CallMediaError) -> NegotiatedAudio in
+            guard case .negotiated = state.phase, let negotiatedAudio = state.negotiatedAudio else {
                 throw .invalidState("sendDTMF(_:) needs negotiated, running call media")
             }
             return negotiatedAudio
@@ -153,13 +160,13 @@ public final class CallMedia: @unchecked Sendable {
 
     /// The negotiated codec, directions and peer parameters; nil before negotiation.
     public var negotiated: NegotiatedAudio? {
-        lock.withLock { negotiatedAudio }
+        state.withLock { $0.negotiatedAudio }
     }
 
     /// Counters for call records and health checks; see `CallMediaStatistics`.
     public func statistics() -> CallMediaStatistics {
-        let (negotiated, receive, latency, profile, ice) = lock.withLock {
-            (negotiatedAudio, self.receive, firstAudioLatency, srtpProfile, self.ice)
+        let (negotiated, receive, latency, profile, ice) = state.withLock {
+            ($0.negotiatedAudio, $0.receive, $0.firstAudioLatency, $0.srtpProfile, $0.ice)
         }
         var result = CallMediaStatistics()
         result.codec = negotiated?.codec.kind
@@ -192,29 +199,36 @@ public final class CallMedia: @unchecked Sendable {
         return result
     }
 
-    /// Ends the call's media: stops the audio thread, closes DTLS (close_notify), ICE, the source
-    /// and the sink, then reports `.closed` and ends `events`. Idempotent; safe from any thread.
+    /// Ends the call's media: stops the media clock's ticks for this call (waiting for one in
+    /// progress), sends RTCP BYE, closes the source and the sink; then, on the loop, closes DTLS
+    /// (close_notify) and ICE, reports `.closed` and ends `events`. Returns without waiting for
+    /// the loop: await `.closed` on `events` to know the network side is done. Idempotent; safe
+    /// from any thread.
     public func close() {
-        let (parts, wasRunning): (RunningParts?, Bool) = lock.withLock {
-            if case .closed = phase { return (nil, false) }
-            let running = if case .negotiated = phase { true } else { false }
-            phase = .closed
-            return (runningParts, running)
+        let (parts, wasRunning): (RunningParts?, Bool) = state.withLock { state in
+            if case .closed = state.phase { return (nil, false) }
+            let running = if case .negotiated = state.phase { true } else { false }
+            state.phase = .closed
+            return (state.runningParts, running)
         }
         guard let parts else { return }
         parts.engine?.stop()
         if wasRunning { parts.engine?.sendGoodbye() }
-        if let transport = parts.transport { loop.sync { transport.shutdown() } }
-        parts.ice?.close()
         source.close()
         do {
             try sink.close()
         } catch {
             Log.warning("call", "closing the audio sink failed: \(error)")
         }
-        Log.info("call", "media closed")
-        continuation.yield(.closed)
-        continuation.finish()
+        let continuation = continuation
+        MainLoopActor.post {
+            // After the BYE, which the loop sends first (posted work runs in order).
+            parts.transport?.shutdown()
+            parts.ice?.close()
+            Log.info("call", "media closed")
+            continuation.yield(.closed)
+            continuation.finish()
+        }
     }
 
     // MARK: - Setup
@@ -222,28 +236,28 @@ public final class CallMedia: @unchecked Sendable {
     /// Moves a fresh call (`.idle`) to `.gathering`, or throws `.invalidState`.
     private func begin(from method: String) throws(CallMediaError) {
         try configuration.validate()
-        try locked { () throws(CallMediaError) in
-            guard case .idle = phase else { throw .invalidState("\(method) on call media that already started or closed") }
-            phase = .gathering
+        try state.withLock { (state: inout State) throws(CallMediaError) in
+            guard case .idle = state.phase else { throw .invalidState("\(method) on call media that already started or closed") }
+            state.phase = .gathering
         }
     }
 
-    private func createICE(controlling: Bool) throws(CallMediaError) -> ICEAgent {
+    private func createICE(controlling: Bool) async throws(CallMediaError) -> ICEAgent {
         var settings = configuration.ice
         settings.controlling = controlling
         let agent: ICEAgent
         do {
-            agent = try ICEAgent(configuration: settings, loop: loop)
+            agent = try await ICEAgent(configuration: settings)
         } catch {
             throw .ice("\(error)")
         }
-        let accepted = lock.withLock {
-            guard case .gathering = phase else { return false }
-            ice = agent
+        let accepted = state.withLock { state in
+            guard case .gathering = state.phase else { return false }
+            state.ice = agent
             return true
         }
         guard accepted else {
-            agent.close()
+            await agent.close()
             throw .closed
         }
         return agent
@@ -264,7 +278,7 @@ public final class CallMedia: @unchecked Sendable {
     }
 
     /// Prepares codec, jitter buffer and transport for `negotiated` and starts ICE checks.
-    private func start(negotiated: NegotiatedAudio, ice: ICEAgent, startedAt: Double) throws(CallMediaError) {
+    private func start(negotiated: NegotiatedAudio, ice: ICEAgent, startedAt: Double) async throws(CallMediaError) {
         let codecs = try CallCodecSet(codec: negotiated.codec, configuration: configuration)
         let receive = try CallReceiveState(codecs: codecs, jitter: configuration.jitter)
         if negotiated.telephoneEventPT != nil {
@@ -274,23 +288,26 @@ public final class CallMedia: @unchecked Sendable {
             event: { [weak self] event in self?.continuation.yield(event) },
             failure: { [weak self] reason in self?.fail(reason) },
             mediaReady: { [weak self] srtp in self?.startMedia(codecs: codecs, srtp: srtp) })
-        let transport = CallMediaTransport(loop: loop, path: ice, negotiated: negotiated, receive: receive,
+        let transport = CallMediaTransport(path: ice, negotiated: negotiated, receive: receive,
                                            configuration: configuration, ourSSRC: ssrc, ntpClock: ntpClock, handlers: handlers)
-        try locked { () throws(CallMediaError) in
-            guard case .gathering = phase else { throw .closed }
-            phase = .negotiated
-            negotiatedAudio = negotiated
-            self.receive = receive
-            self.transport = transport
-            negotiationStart = startedAt
+        try state.withLock { (state: inout State) throws(CallMediaError) in
+            guard case .gathering = state.phase else { throw .closed }
+            state.phase = .negotiated
+            state.negotiatedAudio = negotiated
+            state.receive = receive
+            state.transport = transport
+            state.negotiationStart = startedAt
         }
         Log.info("call", "negotiated \(negotiated.codec.kind.encodingName)/\(negotiated.codec.payloadType), DTLS \(negotiated.dtlsRole), "
             + "\(negotiated.remoteCandidates.count) remote candidate(s), direction \(negotiated.localDirection)")
-        do {
-            try loop.sync { try transport.install() }
-        } catch {
-            throw (error as? CallMediaError) ?? .setup("\(error)")
-        }
+        try await Self.connect(transport, over: ice, negotiated: negotiated)
+    }
+
+    /// On the loop: attaches the transport to ICE, then hands ICE the peer's parameters.
+    @MainLoopActor
+    private static func connect(_ transport: CallMediaTransport, over ice: ICEAgent,
+                                negotiated: NegotiatedAudio) throws(CallMediaError) {
+        try transport.install()
         do {
             try ice.setRemote(ufrag: negotiated.remoteIceUfrag, pwd: negotiated.remoteIcePwd,
                               candidates: negotiated.remoteCandidates, iceLite: negotiated.remoteIceLite)
@@ -303,20 +320,21 @@ public final class CallMedia: @unchecked Sendable {
 
     /// DTLS is up (loop thread): creates and starts the audio engine.
     private func startMedia(codecs: CallCodecSet, srtp: SRTPSession) {
-        let engine: CallAudioEngine? = lock.withLock {
-            guard case .negotiated = phase, let negotiatedAudio, let receive, let ice else { return nil }
-            srtpProfile = srtp.profile.name
+        let engine: CallAudioEngine? = state.withLock { state in
+            guard case .negotiated = state.phase, let negotiatedAudio = state.negotiatedAudio, let receive = state.receive,
+                  let ice = state.ice else { return nil }
+            state.srtpProfile = srtp.profile.name
             let setup = CallAudioEngine.Setup(
                 codecs: codecs, srtp: srtp, send: { [ice] datagram in ice.send(datagram) }, source: source, sink: sink,
                 receive: receive, sendState: sendState, sends: negotiatedAudio.localDirection.sends, ssrc: ssrc,
                 cname: cname, ntpClock: ntpClock, telephoneEventPT: negotiatedAudio.telephoneEventPT,
                 rtcpMinimumInterval: configuration.rtcpMinimumInterval,
                 firstAudioDecoded: { [weak self] in self?.firstAudioDecoded() })
-            self.engine = try? CallAudioEngine(setup: setup)
-            return self.engine
+            state.engine = try? CallAudioEngine(setup: setup)
+            return state.engine
         }
         guard let engine else {
-            if case .negotiated = lock.withLock({ phase }) { fail(.mediaSetup("the audio engine could not start")) }
+            if case .negotiated = state.withLock({ $0.phase }) { fail(.mediaSetup("the audio engine could not start")) }
             return
         }
         engine.start()
@@ -325,27 +343,27 @@ public final class CallMedia: @unchecked Sendable {
 
     /// The first frame was decoded (audio thread).
     private func firstAudioDecoded() {
-        lock.withLock {
-            if let negotiationStart { firstAudioLatency = MonotonicTime.now() - negotiationStart }
+        state.withLock { state in
+            if let start = state.negotiationStart { state.firstAudioLatency = MonotonicTime.now() - start }
         }
         continuation.yield(.firstAudioDecoded)
     }
 
     /// Reports a failure once and stops media, ICE and DTLS (the stream stays open for `close()`).
     private func fail(_ reason: MediaFailure) {
-        let parts: RunningParts? = lock.withLock {
-            switch phase {
+        let parts: RunningParts? = state.withLock { state in
+            switch state.phase {
             case .failed, .closed: return nil
             case .idle, .gathering, .offered, .negotiated: break
             }
-            phase = .failed
-            return runningParts
+            state.phase = .failed
+            return state.runningParts
         }
         guard let parts else { return }
         Log.warning("call", "media failed: \(reason)")
         continuation.yield(.failed(reason))
         // Not inline: this may run inside a libnice signal or a DTLS callback.
-        loop.post {
+        MainLoopActor.post {
             parts.engine?.stop()
             parts.transport?.shutdown()
             parts.ice?.close()
@@ -357,18 +375,6 @@ public final class CallMedia: @unchecked Sendable {
         let engine: CallAudioEngine?
         let transport: CallMediaTransport?
         let ice: ICEAgent?
-    }
-
-    /// The running parts (lock held).
-    private var runningParts: RunningParts {
-        RunningParts(engine: engine, transport: transport, ice: ice)
-    }
-
-    /// Runs `body` under `lock`, passing its typed error on.
-    private func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
     }
 
     /// Handles an error thrown while negotiating: a refusal fails the call (reported once); a

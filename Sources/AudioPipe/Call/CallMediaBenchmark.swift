@@ -59,7 +59,7 @@ public enum CallMediaBenchmark {
         let answererAudio = FirstAudioWatch(answerer)
         let offer = try await offerer.makeOffer()
         let answer = try await answerer.answer(offer: offer)
-        try offerer.applyAnswer(answer)
+        try await offerer.applyAnswer(answer)
         guard await offererAudio.wait(timeout: 10), await answererAudio.wait(timeout: 10) else {
             throw Failure(description: "the loopback call did not reach audio within 10 s")
         }

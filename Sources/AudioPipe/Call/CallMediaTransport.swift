@@ -7,11 +7,13 @@ import MainLoop
 /// timer, timeout), SRTP decryption and the RFC 7983 demultiplexing of everything the path
 /// receives. The path is any `DatagramTransport`: `ICEAgent` in a call, a UDP socket in tests.
 ///
-/// Every method except `init` runs on the loop thread, which is what `DTLSTransport` and libnice
-/// require. The receive path stays light: decrypt, parse the header, hand the payload to the
-/// jitter buffer (under `CallReceiveState`'s lock) or the DTMF receiver; decoding happens on the
-/// audio thread.
-final class CallMediaTransport: @unchecked Sendable {
+/// Runs on: the shared loop thread (`@MainLoopActor`), which is what `DTLSTransport` (owned
+/// here, not Sendable, so the compiler keeps it on this actor) and libnice require; only `init`
+/// is `nonisolated`. The receive path stays light: decrypt, parse the header, hand the payload to
+/// the jitter buffer (`CallReceiveState`) or the DTMF receiver; decoding happens on the media
+/// clock thread.
+@MainLoopActor
+final class CallMediaTransport {
     /// What the transport tells its owner (on the loop thread).
     struct Handlers: Sendable {
         /// A public event to report (everything except `.failed` and `.closed`).
@@ -26,7 +28,6 @@ final class CallMediaTransport: @unchecked Sendable {
     /// often sent before the peer's ICE agent accepts our datagrams.
     static let retransmission = DTLSRetransmissionPolicy(initialTimeout: 0.2, maximumTimeout: 2)
 
-    private let loop: MainLoop
     private let path: any DatagramTransport
     private let negotiated: NegotiatedAudio
     private let receive: CallReceiveState
@@ -35,7 +36,6 @@ final class CallMediaTransport: @unchecked Sendable {
     private let ntpClock: NTPClock
     private let handlers: Handlers
 
-    // Loop thread only.
     private var dtls: DTLSTransport?
     private var srtp: SRTPSession?
     private var iceConnected = false
@@ -47,9 +47,8 @@ final class CallMediaTransport: @unchecked Sendable {
     private var mediaTimedOut = false
     private var dtmf = DTMFReceiver()
 
-    init(loop: MainLoop, path: any DatagramTransport, negotiated: NegotiatedAudio, receive: CallReceiveState,
+    nonisolated init(path: any DatagramTransport, negotiated: NegotiatedAudio, receive: CallReceiveState,
          configuration: CallMediaConfiguration, ourSSRC: UInt32, ntpClock: NTPClock, handlers: Handlers) {
-        self.loop = loop
         self.path = path
         self.negotiated = negotiated
         self.receive = receive
@@ -61,8 +60,9 @@ final class CallMediaTransport: @unchecked Sendable {
 
     // MARK: - Setup and teardown
 
-    /// Creates the DTLS transport and attaches the ICE callbacks. Loop thread; before `setRemote`.
+    /// Creates the DTLS transport and attaches the path's callbacks; before ICE's `setRemote`.
     func install() throws(CallMediaError) {
+        guard !finished else { throw .closed }  // `CallMedia.close()` got to the loop first
         let fingerprint: DTLSFingerprint
         let certificate: DTLSCertificate
         let transport: DTLSTransport
@@ -80,8 +80,7 @@ final class CallMediaTransport: @unchecked Sendable {
         path.onReceive = { [weak self] datagram in self?.receive(datagram) }
     }
 
-    /// Stops timers and DTLS (sending close_notify when connected) and closes the path. Loop thread;
-    /// idempotent.
+    /// Stops timers and DTLS (sending close_notify when connected) and closes the path. Idempotent.
     func shutdown() {
         guard !finished else { return }
         finished = true
@@ -102,7 +101,7 @@ final class CallMediaTransport: @unchecked Sendable {
             guard !iceConnected else { return }
             iceConnected = true
             handlers.event(.iceConnected(path.selectedPair))
-            dtlsDeadline = loop.schedule(after: configuration.dtlsTimeout) { [weak self] in self?.dtlsTimedOut() }
+            dtlsDeadline = MainLoopActor.schedule(after: configuration.dtlsTimeout) { [weak self] in self?.dtlsTimedOut() }
             dtls?.start()
             armRetransmission()
         case .failed:
@@ -147,7 +146,7 @@ final class CallMediaTransport: @unchecked Sendable {
         retransmitTimer?.cancel()
         retransmitTimer = nil
         guard !finished, let seconds = dtls?.nextTimeout else { return }
-        retransmitTimer = loop.schedule(after: max(seconds, 0.001)) { [weak self] in
+        retransmitTimer = MainLoopActor.schedule(after: max(seconds, 0.001)) { [weak self] in
             guard let self, !finished else { return }
             dtls?.handleTimeout()
             armRetransmission()
@@ -233,7 +232,7 @@ final class CallMediaTransport: @unchecked Sendable {
         guard negotiated.localDirection.receives else { return }
         mediaStarted = MonotonicTime.now()
         let period = min(1, configuration.mediaTimeout / 4)
-        mediaWatch = loop.schedule(after: period, repeating: true) { [weak self] in self?.checkMedia() }
+        mediaWatch = MainLoopActor.schedule(after: period, repeating: true) { [weak self] in self?.checkMedia() }
     }
 
     private func checkMedia() {

@@ -10,34 +10,40 @@ import MainLoop
 /// DTLS/RTP/RTCP by first byte (RFC 7983); STUN never reaches `onReceive`.
 ///
 /// Failure (no nominated pair within `connectTimeout`, libnice FAILED, or lost RFC 7675
-/// consent) is reported once as `.failed(ICEState.failureReason)`. Every libnice call runs on
-/// the loop's thread; the methods here are safe from any thread. Each call gets its own agent,
+/// consent) is reported once as `.failed(ICEState.failureReason)`. Each call gets its own agent,
 /// and agents do not share state. After `failed`, call `close()` (libnice keeps its sockets
 /// until then); dropping the last reference closes the agent too.
 ///
+/// Runs on: the shared loop thread (`@MainLoopActor`): every libnice call must run on the
+/// thread of the GLib context the agent was made on, and the compiler now holds callers to
+/// that. `gather()`, `send` and `selectedPair` are `nonisolated`: `gather()` resolves server
+/// names off the loop first, and the media clock thread sends (in order) from off the loop.
+///
 /// Towards a peer that gets no candidates from us (WCS style), leave `a=end-of-candidates` out
 /// of the SDP: aioice/aiortc cannot complete with end-of-candidates and no candidate.
-public final class ICEAgent: @unchecked Sendable {
+@MainLoopActor
+public final class ICEAgent {
     /// The configuration the agent was created with.
-    public let configuration: ICEConfiguration
+    public nonisolated let configuration: ICEConfiguration
     /// The libnice side (internal so tests can inspect agent properties).
-    let session: NiceAgentSession
+    nonisolated let session: NiceAgentSession
 
     /// Creates the libnice agent and its stream, and restricts host candidates to
     /// `configuration.localAddresses`. Throws `ICEError` for an invalid configuration.
-    public init(configuration: ICEConfiguration, loop: MainLoop = .shared) throws {
+    public init(configuration: ICEConfiguration) throws {
         self.configuration = configuration
-        self.session = try NiceAgentSession(configuration: configuration, loop: loop)
+        self.session = try NiceAgentSession(configuration: configuration)
     }
 
-    deinit {
+    /// Closes the agent on the loop (where the last reference is dropped, or soon after).
+    isolated deinit {
         session.close()
     }
 
     /// Gathers local candidates and returns our ufrag, pwd and component-1 candidates.
     /// Resolves STUN/TURN host names first (blocking DNS, off the loop). Waits at most
     /// `configuration.gatherTimeout` for server-derived candidates. Call once.
-    public func gather() async throws -> ICELocalParameters {
+    public nonisolated func gather() async throws -> ICELocalParameters {
         try await session.gather()
     }
 
@@ -50,34 +56,33 @@ public final class ICEAgent: @unchecked Sendable {
         try session.setRemote(ufrag: ufrag, pwd: pwd, candidates: candidates, iceLite: iceLite)
     }
 
-    /// Called on the loop thread with each state change: checking, connected, ready, then
-    /// possibly failed(`ICEState.failureReason`), and closed from `close()`.
-    public var onStateChange: (@Sendable (ICEState) -> Void)? {
+    /// Called with each state change: checking, connected, ready, then possibly
+    /// failed(`ICEState.failureReason`), and closed from `close()`.
+    public var onStateChange: (@MainLoopActor (ICEState) -> Void)? {
         get { session.onStateChange }
         set { session.onStateChange = newValue }
     }
 
-    /// Called on the loop thread with every non-STUN datagram libnice accepts on the component
-    /// (it drops datagrams from addresses that are not validated remote candidates).
-    public var onReceive: (@Sendable ([UInt8]) -> Void)? {
+    /// Called with every non-STUN datagram libnice accepts on the component (it drops
+    /// datagrams from addresses that are not validated remote candidates).
+    public var onReceive: (@MainLoopActor ([UInt8]) -> Void)? {
         get { session.onReceive }
         set { session.onReceive = newValue }
     }
 
     /// Sends one datagram on the selected pair. Safe from any thread (hops to the loop when
     /// needed, keeping order). Dropped silently unless the state is connected or ready.
-    public func send(_ datagram: [UInt8]) {
+    public nonisolated func send(_ datagram: [UInt8]) {
         session.send(datagram)
     }
 
     /// The pair libnice selected, for call records; nil until one is selected.
-    public var selectedPair: ICESelectedPair? {
+    public nonisolated var selectedPair: ICESelectedPair? {
         session.selectedPair
     }
 
-    /// Reports `.closed`, detaches both callbacks and releases the libnice agent on the loop.
-    /// Idempotent; once it returns, no callback runs again. A pending `gather()` throws
-    /// `ICEError.closed`.
+    /// Reports `.closed`, detaches both callbacks and releases the libnice agent. Idempotent;
+    /// once it returns, no callback runs again. A pending `gather()` throws `ICEError.closed`.
     public func close() {
         session.close()
     }

@@ -2,33 +2,35 @@ import AudioSDP
 import CNice
 import Foundation
 import MainLoop
+import Synchronization
 
 /// The libnice agent behind an `ICEAgent`: one `NiceAgent` with one stream of one component.
 ///
-/// Every libnice call and every field in the "loop thread only" group runs on `loop`'s thread;
-/// the public entry points hop there with `sync`, `run` or `post`. libnice gets an `Unmanaged`
-/// reference to this object as user data; it is released only in `tearDown`, after the receive
-/// callback is detached and the signal handlers are disconnected, so no C callback can reach a
-/// freed object (c-interop-notes pitfall 17).
-final class NiceAgentSession: @unchecked Sendable {
+/// Runs on: the shared loop thread (`@MainLoopActor`), so the compiler keeps every libnice call
+/// and every field on the thread that runs the agent's GLib context. The C callbacks, which GLib
+/// calls on that thread, enter with `MainLoopActor.assumeIsolated`. Only `send`, `gather`'s DNS
+/// step and `selectedPair` are `nonisolated`: the media clock thread sends from off the loop
+/// (an atomic flag, then a posted job) and call records read the pair (a `Mutex`).
+/// libnice gets an `Unmanaged` reference to this object as user data; it is released only in
+/// `tearDown`, after the receive callback is detached and the signal handlers are disconnected,
+/// so no C callback can reach a freed object (c-interop-notes pitfall 17).
+@MainLoopActor
+final class NiceAgentSession {
     enum Phase {
         case idle, gathering, gathered, checking
     }
 
-    let loop: MainLoop
-    let configuration: ICEConfiguration
+    nonisolated let configuration: ICEConfiguration
     /// "agent #N", to tell several agents apart in the log.
-    let logName: String
+    nonisolated let logName: String
+    /// Whether datagrams may go out (connected or ready): read by `send` on any thread.
+    private nonisolated let sendable = Atomic<Bool>(false)
+    /// The pair libnice selected: written on the loop, read by call records on any thread.
+    private nonisolated let selected = Mutex<ICESelectedPair?>(nil)
 
-    // Any thread, under `lock`.
-    private let lock = NSLock()
-    private var stateHandler: (@Sendable (ICEState) -> Void)?
-    private var receiveHandler: (@Sendable ([UInt8]) -> Void)?
-    private var selected: ICESelectedPair?
-    private var canSend = false
+    private var stateHandler: (@MainLoopActor (ICEState) -> Void)?
+    private var receiveHandler: (@MainLoopActor ([UInt8]) -> Void)?
     private var isClosed = false
-
-    // Loop thread only.
     private var agent: OpaquePointer?
     private var streamID: guint = 0
     private var signalHandlers: [gulong] = []
@@ -40,37 +42,37 @@ final class NiceAgentSession: @unchecked Sendable {
     private var gatherStarted = ContinuousClock.now
     private var connectTimer: LoopTimer?
 
-    init(configuration: ICEConfiguration, loop: MainLoop) throws {
+    init(configuration: ICEConfiguration) throws {
         try configuration.validate()
         self.configuration = configuration
-        self.loop = loop
-        self.logName = "agent #\(Self.numbers.next())"
-        try loop.sync { try self.create() }
+        self.logName = "agent #\(Self.numbers.add(1, ordering: .relaxed).newValue)"
+        try create()
     }
 
-    // MARK: - Handlers and snapshots (any thread)
+    // MARK: - Handlers and snapshots
 
-    var onStateChange: (@Sendable (ICEState) -> Void)? {
-        get { lock.withLock { stateHandler } }
-        set { lock.withLock { if !isClosed { stateHandler = newValue } } }
+    var onStateChange: (@MainLoopActor (ICEState) -> Void)? {
+        get { stateHandler }
+        set { if !isClosed { stateHandler = newValue } }
     }
 
-    var onReceive: (@Sendable ([UInt8]) -> Void)? {
-        get { lock.withLock { receiveHandler } }
-        set { lock.withLock { if !isClosed { receiveHandler = newValue } } }
+    var onReceive: (@MainLoopActor ([UInt8]) -> Void)? {
+        get { receiveHandler }
+        set { if !isClosed { receiveHandler = newValue } }
     }
 
-    var selectedPair: ICESelectedPair? { lock.withLock { selected } }
+    nonisolated var selectedPair: ICESelectedPair? { selected.withLock { $0 } }
 
     /// A boolean property of the libnice agent, such as "upnp" (for tests and diagnostics);
     /// nil once closed.
     func booleanProperty(_ name: String) -> Bool? {
-        loop.sync { agent.map { cnice_get_bool($0, name) != 0 } }
+        agent.map { cnice_get_bool($0, name) != 0 }
     }
 
     // MARK: - Public operations
 
-    func gather() async throws -> ICELocalParameters {
+    /// Resolves STUN/TURN host names (blocking DNS, so off the loop), then gathers on the loop.
+    nonisolated func gather() async throws -> ICELocalParameters {
         let stun = try configuration.stunServer.map { server throws(ICEError) in
             ICEServerAddress(host: try ICEServerResolver.numericAddress(server.host), port: server.port)
         }
@@ -79,33 +81,39 @@ final class NiceAgentSession: @unchecked Sendable {
             resolved.host = try ICEServerResolver.numericAddress(server.host)
             return resolved
         }
+        return try await gatherResolved(stun: stun, turn: turn)
+    }
+
+    private func gatherResolved(stun: ICEServerAddress?, turn: [TURNServer]) async throws -> ICELocalParameters {
         let waiter = ICEGatherWaiter()
-        try await loop.run { try self.startGathering(stun: stun, turn: turn, waiter: waiter) }
+        try startGathering(stun: stun, turn: turn, waiter: waiter)
         return try await waiter.value()
     }
 
     func setRemote(ufrag: String, pwd: String, candidates: [ICECandidateLine], iceLite: Bool) throws {
-        try loop.sync { try self.applyRemote(ufrag: ufrag, pwd: pwd, candidates: candidates, iceLite: iceLite) }
+        try applyRemote(ufrag: ufrag, pwd: pwd, candidates: candidates, iceLite: iceLite)
     }
 
-    func send(_ datagram: [UInt8]) {
-        guard !datagram.isEmpty, lock.withLock({ canSend }) else { return }
-        if loop.isCurrentThread {
-            sendNow(datagram)
+    /// Sends on the loop: at once when called there (DTLS), else as a posted job that keeps the
+    /// caller's order (the media clock's RTP and RTCP).
+    nonisolated func send(_ datagram: [UInt8]) {
+        guard !datagram.isEmpty, sendable.load(ordering: .acquiring) else { return }
+        if MainLoopActor.isCurrent {
+            MainLoopActor.assumeIsolated { self.sendNow(datagram) }
         } else {
-            loop.post { self.sendNow(datagram) }
+            MainLoopActor.loop.post { MainLoopActor.assumeIsolated { self.sendNow(datagram) } }
         }
     }
 
     func close() {
-        loop.sync { self.tearDown() }
+        tearDown()
     }
 
     // MARK: - Loop thread: setup
 
     private func create() throws {
         let options = configuration.keepaliveConsent ? NICE_AGENT_OPTION_CONSENT_FRESHNESS : NICE_AGENT_OPTION_NONE
-        guard let agent = nice_agent_new_full(loop.context, NICE_COMPATIBILITY_RFC5245, options) else {
+        guard let agent = nice_agent_new_full(MainLoopActor.loop.context, NICE_COMPATIBILITY_RFC5245, options) else {
             throw ICEError.agentCreationFailed
         }
         cnice_set_bool(agent, "upnp", 0)
@@ -132,7 +140,7 @@ final class NiceAgentSession: @unchecked Sendable {
         self.agent = agent
         self.streamID = streamID
         self.retainedByLibnice = reference
-        nice_agent_attach_recv(agent, streamID, 1, loop.context, niceReceive, userData)
+        nice_agent_attach_recv(agent, streamID, 1, MainLoopActor.loop.context, niceReceive, userData)
         signalHandlers = [
             cnice_connect_component_state_changed(agent, niceComponentStateChanged, userData),
             cnice_connect_candidate_gathering_done(agent, niceCandidateGatheringDone, userData),
@@ -158,8 +166,8 @@ final class NiceAgentSession: @unchecked Sendable {
         phase = .gathering
         gatherWaiter = waiter
         gatherStarted = .now
-        gatherTimer = loop.schedule(after: configuration.gatherTimeout) { [weak self] in
-            self?.finishGathering(timedOut: true)
+        gatherTimer = MainLoopActor.loop.schedule(after: configuration.gatherTimeout) { [weak self] in
+            MainLoopActor.assumeIsolated { self?.finishGathering(timedOut: true) }
         }
         guard nice_agent_gather_candidates(agent, streamID) != 0 else {
             phase = .idle
@@ -241,8 +249,8 @@ final class NiceAgentSession: @unchecked Sendable {
             list = g_slist_append(list, candidate)
         }
         phase = .checking
-        connectTimer = loop.schedule(after: configuration.connectTimeout) { [weak self] in
-            self?.connectTimedOut()
+        connectTimer = MainLoopActor.loop.schedule(after: configuration.connectTimeout) { [weak self] in
+            MainLoopActor.assumeIsolated { self?.connectTimedOut() }
         }
         Log.info("ice", "\(logName): remote ufrag \(ufrag), \(g_slist_length(list)) usable candidate(s) of \(candidates.count)")
         report(.checking)
@@ -271,20 +279,17 @@ final class NiceAgentSession: @unchecked Sendable {
         finishGathering(timedOut: false)
     }
 
-    func selectedPairChanged(streamID: guint, componentID: guint, local: UnsafeMutablePointer<NiceCandidate>,
-                             remote: UnsafeMutablePointer<NiceCandidate>) {
+    func selectedPairChanged(streamID: guint, componentID: guint, pair: ICESelectedPair) {
         guard streamID == self.streamID, componentID == 1 else { return }
-        let pair = ICESelectedPair(local: NiceCandidateConversion.endpoint(local),
-                                   remote: NiceCandidateConversion.endpoint(remote))
-        lock.withLock { selected = pair }
+        selected.withLock { $0 = pair }
         Log.info("ice", "\(logName): selected pair \(pair.local.address):\(pair.local.port) \(pair.local.type.token) <-> "
             + "\(pair.remote.address):\(pair.remote.port) \(pair.remote.type.token)")
     }
 
     func received(componentID: guint, datagram: [UInt8]) {
         guard componentID == 1 else { return }
-        let handler = lock.withLock { isClosed ? nil : receiveHandler }
-        handler?(datagram)
+        guard !isClosed else { return }
+        receiveHandler?(datagram)
     }
 
     private func connectTimedOut() {
@@ -307,12 +312,9 @@ final class NiceAgentSession: @unchecked Sendable {
             if last == .ready, state == .checking || state == .connected { return }
         }
         lastReported = state
-        let handler = lock.withLock {
-            canSend = state == .connected || state == .ready
-            return stateHandler
-        }
+        sendable.store(state == .connected || state == .ready, ordering: .releasing)
         Log.debug("ice", "\(logName): state \(state)")
-        handler?(state)
+        stateHandler?(state)
     }
 
     // MARK: - Loop thread: data and teardown
@@ -329,19 +331,17 @@ final class NiceAgentSession: @unchecked Sendable {
         guard let agent else { return }
         self.agent = nil
         report(.closed)
-        lock.withLock {
-            isClosed = true
-            canSend = false
-            stateHandler = nil
-            receiveHandler = nil
-        }
+        isClosed = true
+        sendable.store(false, ordering: .releasing)
+        stateHandler = nil
+        receiveHandler = nil
         gatherTimer?.cancel()
         connectTimer?.cancel()
         if let waiter = gatherWaiter {
             gatherWaiter = nil
             waiter.finish(.failure(.closed))
         }
-        nice_agent_attach_recv(agent, streamID, 1, loop.context, nil, nil)
+        nice_agent_attach_recv(agent, streamID, 1, MainLoopActor.loop.context, nil, nil)
         for handler in signalHandlers { cnice_disconnect(agent, handler) }
         signalHandlers = []
         // Frees TURN allocations; the task holds its own reference until it completes.
@@ -354,20 +354,8 @@ final class NiceAgentSession: @unchecked Sendable {
 
     // MARK: - Numbering
 
-    private static let numbers = SessionNumbers()
-}
-
-/// Hands out 1, 2, 3, ... to name agents in the log.
-private final class SessionNumbers: @unchecked Sendable {
-    private let lock = NSLock()
-    private var last = 0
-
-    func next() -> Int {
-        lock.withLock {
-            last += 1
-            return last
-        }
-    }
+    /// Hands out 1, 2, 3, ... to name agents in the log.
+    private nonisolated static let numbers = Atomic<Int>(0)
 }
 
 extension TURNServer.Transport {

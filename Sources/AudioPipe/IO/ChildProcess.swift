@@ -32,7 +32,9 @@ public enum ProcessExitStatus: Sendable, Equatable, CustomStringConvertible {
 ///
 /// The command string comes from configuration and is passed to the shell as one argument; none
 /// of our data is ever spliced into it. The child starts with an empty signal mask and default
-/// signal dispositions (threads of the parent, for instance test runners, may block SIGTERM).
+/// signal dispositions (threads of the parent, for instance test runners, may block SIGTERM), and
+/// with `ShellCommand.cleanEnvironment()` only: nothing of systemd's (NOTIFY_SOCKET,
+/// CREDENTIALS_DIRECTORY, ...) or of ours (WCS_*) reaches an audio command.
 final class ChildProcess: @unchecked Sendable {
     typealias Redirect = ShellCommand.Redirect
 
@@ -98,11 +100,22 @@ final class ChildProcess: @unchecked Sendable {
     private static func spawn(_ command: String, _ input: Redirect, _ output: Redirect) throws -> pid_t {
         let pid: pid_t
         do {
-            pid = try ShellCommand.spawn(command, stdin: input, stdout: output)
+            pid = try ShellCommand.spawn(command, stdin: input, stdout: output, environment: ShellCommand.cleanEnvironment())
         } catch {
             throw AudioIOError.spawnFailed(command: command, message: error.description)
         }
         Log.debug("audio", "started audio command (pid \(pid)): \(command)")
         return pid
+    }
+}
+
+extension ShellCommand {
+    /// The environment of a child that must not inherit ours (audio commands, hooks): PATH (ours, or
+    /// a standard one), and HOME, LANG, LC_ALL and TZ when we have them; nothing else, so no systemd
+    /// handle (NOTIFY_SOCKET, CREDENTIALS_DIRECTORY, WATCHDOG_*, LISTEN_FDS) and no WCS_* value leaks.
+    public static func cleanEnvironment(from inherited: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+        var env: [String: String] = ["PATH": inherited["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"]
+        for key in ["HOME", "LANG", "LC_ALL", "TZ"] { env[key] = inherited[key] }
+        return env
     }
 }
