@@ -15,7 +15,9 @@ actor CallManager {
     var config: AgentConfig
     let session: WCSSession
     let publish: @Sendable (AgentEvent) -> Void
-    var calls: [String: CallEntry] = [:]
+    var calls: [String: CallEntry] = [:] {
+        didSet { journal.track(calls) }  // the open-calls file: calls a killed agent held get a record at the next start
+    }
     let journal: CallJournal
     var hooks: CallHooks
 

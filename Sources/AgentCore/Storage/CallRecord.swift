@@ -20,6 +20,9 @@ public enum CallEndResult: String, Codable, Sendable, CaseIterable {
     case missedWhileAsleep = "missed_while_asleep"
     /// Another device answered.
     case answeredElsewhere = "answered_elsewhere"
+    /// The agent stopped during the call (killed, crashed, power lost); recorded at its next start
+    /// from the open-calls file, with the last time the agent was known to hold the call as `ended`.
+    case interrupted
 }
 
 /// Media figures of a finished call.

@@ -4,9 +4,10 @@ import Glibc
 #endif
 import MainLoop
 
-/// Start-up care of the state directory: a directory open to others is tightened to 0700, and the
+/// Start-up care of the state directory: a directory open to others is tightened to 0700, the
 /// temporary files of `AtomicFile.write` that a killed writer left behind (they may hold a copy of
-/// the token) are removed.
+/// the token) are removed, and the calls a killed agent held get their record
+/// (`InterruptedCallRecovery`).
 ///
 /// Runs once per process, from the first `TokenStore.load` (the daemon's start), on the caller's
 /// thread; it only touches the directory given. A directory that cannot be tightened (owned by
@@ -28,7 +29,9 @@ public enum StateDirectoryHousekeeping {
                     + SystemCallError.current("chmod", path: directory).description)
             }
         }
-        return removeStaleTemporaries(in: directory)
+        let removed = removeStaleTemporaries(in: directory)
+        InterruptedCallRecovery.run(directory: directory)
+        return removed
     }
 
     /// Removes `AtomicFile` temporaries in `directory` whose writer pid is gone.
