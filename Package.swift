@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "AudioPipe", dependencies: ["MainLoop", "AudioSDP", "AudioRTP", "AudioJitter", "AudioCodec", "CNice", "CSSL"],
                 exclude: ["README.md"]),
         // The daemon's logic (config, token store, control socket, policy), testable as a library.
-        .target(name: "AgentCore", dependencies: ["WCSSession", "AudioPipe"]),
+        .target(name: "AgentCore", dependencies: ["WCSSession", "AudioPipe", "CSSL"]),
         .executableTarget(name: "wcs-agent", dependencies: ["AgentCore"]),
         // In-process media benchmarks for `make bench`.
         .executableTarget(name: "wcs-bench", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-bench"),

@@ -1,6 +1,6 @@
 /// One `wcs-agent` command as `--help` lists it and `CLI.main` runs it. The client verbs come from
 /// the control verb table (`ControlVerbs`); the others (`run`, `events`, `history`, `prompt`) are
-/// listed here. Values only.
+/// listed here (`doctor` too). Values only.
 struct CLICommand: Sendable {
     /// Where `wcs-agent --help` lists a command.
     enum Section: String, CaseIterable, Sendable {
@@ -34,6 +34,8 @@ struct CLICommand: Sendable {
         CLICommand(name: "history", usage: "[--json] [--limit N] [--state-dir DIR | --config FILE]",
                    summary: "finished calls from the call journal (calls.jsonl in the state dir)",
                    section: .offline, run: { HistoryCommand.run($0) }),
+        CLICommand(name: "doctor", usage: DoctorCommand.usage, summary: DoctorCommand.summary,
+                   section: .offline, ownHelp: true, run: DoctorCommand.run),
         CLICommand(name: "prompt", usage: "[--ring-timeout S] [--socket PATH | --line NAME | --config FILE]",
                    summary: "attach this terminal: rings on calls, one-key answer/hangup/hold/\nmute/DTMF/transfer, q detaches (daemon and calls keep running);\nwhen the daemon restarts it says so, waits and attaches again",
                    section: .terminal, run: PromptCommand.run),

@@ -1,0 +1,23 @@
+/// One line of `wcs-agent doctor`: a verdict on one thing checked, with what was found and,
+/// for a failure, what to do. A value; printed by `DoctorCommand`.
+struct DoctorVerdict: Sendable, Equatable {
+    enum Level: String, Sendable {
+        case ok = "ok"
+        case warning = "warn"
+        case failure = "FAIL"
+    }
+
+    var level: Level
+    /// What was checked: `config`, `credentials`, `dns`, `server`, `stun`, `turn`, `audio`, `state`.
+    var topic: String
+    var message: String
+
+    static func ok(_ topic: String, _ message: String) -> DoctorVerdict { DoctorVerdict(level: .ok, topic: topic, message: message) }
+    static func warning(_ topic: String, _ message: String) -> DoctorVerdict { DoctorVerdict(level: .warning, topic: topic, message: message) }
+    static func failure(_ topic: String, _ message: String) -> DoctorVerdict { DoctorVerdict(level: .failure, topic: topic, message: message) }
+
+    /// `FAIL  server       wss://...: tls: ...`
+    var line: String {
+        level.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0) + topic.padding(toLength: 13, withPad: " ", startingAt: 0) + message
+    }
+}
