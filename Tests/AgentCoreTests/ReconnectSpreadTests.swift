@@ -1,30 +1,18 @@
 @testable import AgentCore
 import Testing
+import TestSupport
 import WCSSession
-
-/// A seeded generator (SplitMix64), so the spread's random draws repeat from run to run.
-struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// The reconnect spread policy (`ReconnectSpread`, `ReconnectCause`, `ReconnectSchedule`): pure, seeded.
 @Suite struct ReconnectSpreadTests {
-    static func schedule(window: Double, cap: Double = 60, seed: UInt64 = 7) -> ReconnectSchedule<SeededGenerator> {
+    static func schedule(window: Double, cap: Double = 60, seed: UInt64 = 7) -> ReconnectSchedule<RTPSeededGenerator> {
         ReconnectSchedule(spread: ReconnectSpread(window: window), backoff: Backoff(cap: cap),
-                          generator: SeededGenerator(seed: seed))
+                          generator: RTPSeededGenerator(seed: seed))
     }
 
     @Test func spreadDelaysFillTheWindowAndStayBelowIt() {
         let spread = ReconnectSpread(window: 60)
-        var generator = SeededGenerator(seed: 1)
+        var generator = RTPSeededGenerator(seed: 1)
         let delays = (0..<10_000).map { _ in spread.delay(using: &generator) }
         #expect(delays.allSatisfy { $0 >= 0 && $0 < 60 })
         // Uniform: each tenth of the window gets about a tenth of the draws.
@@ -35,7 +23,7 @@ struct SeededGenerator: RandomNumberGenerator, Sendable {
     }
 
     @Test func zeroAndNonsenseWindowsMeanNoSpread() {
-        var generator = SeededGenerator(seed: 2)
+        var generator = RTPSeededGenerator(seed: 2)
         #expect(ReconnectSpread(window: 0).delay(using: &generator) == 0)
         #expect(!ReconnectSpread(window: -5).isOn && !ReconnectSpread(window: .nan).isOn)
         #expect(ReconnectSpread(window: 1e9).window == ReconnectSpread.maximumWindow)
@@ -103,7 +91,7 @@ struct SeededGenerator: RandomNumberGenerator, Sendable {
 
     @Test func pushbackInARowGivesUpTheTokenAndOnlineForgetsIt() {
         var schedule = Self.schedule(window: 0)
-        for _ in 1..<ReconnectSchedule<SeededGenerator>.pushbacksBeforeLogin {
+        for _ in 1..<ReconnectSchedule<RTPSeededGenerator>.pushbacksBeforeLogin {
             _ = schedule.next(after: .serverBusy)
             #expect(!schedule.givesUpToken)
         }

@@ -1,5 +1,5 @@
 /// A small deterministic generator (SplitMix64) so randomized tests replay exactly.
-public struct RTPSeededGenerator: RandomNumberGenerator {
+public struct RTPSeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed }

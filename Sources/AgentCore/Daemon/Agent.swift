@@ -31,6 +31,8 @@ public actor Agent {
     var phase: AgentPhase = .starting
     private var reconnects: ReconnectSchedule<SystemRandomNumberGenerator>
     private var retryIsSpread = false
+    /// Whether the agent is waiting out the reconnect spread (not a backoff).
+    var waitingForSpread: Bool { phase == .waitingToRetry && retryIsSpread }
     private var attemptTask: Task<WakeResult, Never>?
     private var retryTask: Task<Void, Never>?
     private var retryAt: Date?
@@ -152,7 +154,7 @@ public actor Agent {
     func wake(reason: String, explicit: Bool) async -> WakeResult {
         while let running = attemptTask {
             let shared = await running.value
-            guard explicit, phase == .waitingToRetry, retryIsSpread else { return shared }
+            guard explicit, waitingForSpread else { return shared }
         }
         if phase == .online { return .alreadyOnline }
         if phase == .stopping { return .failed }

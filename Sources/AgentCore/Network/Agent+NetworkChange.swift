@@ -2,11 +2,13 @@ import MainLoop
 
 /// The agent's answer to a network change (on the agent actor; `NetworkChangeMonitor` reports from
 /// the loop). WCS has no ICE restart and a dead TCP path is otherwise noticed only after the probe
-/// window, so the agent acts at once, through the same entry point a push uses (`wake(reason:)`):
+/// window, so the agent acts at once, through the entry point a push uses (`wake`, as the agent's own
+/// attempt: a token refused then waits for the reconnect spread, see `ReconnectSchedule`):
 /// - online, and the socket's path no longer holds (its local address is gone, or the route to the
 ///   server now leaves from another address): drop the socket and resume by token now;
 /// - online and the path still holds: nothing (a change elsewhere, or a flap the TCP connection survives);
-/// - waiting to retry: retry now (the change may have brought the path back);
+/// - waiting to retry: retry now (the change may have brought the path back), unless the wait is the
+///   reconnect spread after a loss the server caused (a change on our side does not end that);
 /// - asleep, stopping, failed, registration failed: nothing (no automatic connection in those states).
 /// Calls are kept as after any socket loss: one whose media path still works goes on; one whose
 /// media stopped ends through the media timeout with its own end result.
@@ -24,10 +26,12 @@ extension Agent {
             phase = .waitingToRetry
             publishEvent(.disconnected(reason: "network path changed"))
             await session.disconnect()
-            _ = await wake(reason: "network change")
+            _ = await wake(reason: "network change", explicit: false)
+        case .waitingToRetry where waitingForSpread:
+            Log.info("agent", "network change (\(change)) while waiting out the reconnect spread; still waiting")
         case .waitingToRetry:
             Log.info("agent", "network change (\(change)) while waiting to retry; retrying now")
-            _ = await wake(reason: "network change")
+            _ = await wake(reason: "network change", explicit: false)
         default:
             Log.debug("agent", "network change (\(change)) while \(phase.rawValue); nothing to do")
         }
