@@ -24,7 +24,7 @@ QUICK ?=
 VERSION := $(shell sed -n 's/.*static let version = "\([^"]*\)".*/\1/p' Sources/AgentCore/AgentCore.swift)
 DEB := $(CURDIR)/.build-deb/wcs-agent_$(VERSION)_$(shell dpkg --print-architecture).deb
 
-.PHONY: deps bench-deps build release deb deb-lint test demo bench fleet mutate clean
+.PHONY: deps bench-deps build release deb deb-lint test demo bench fleet mutate fuzz fuzz-build clean
 
 # Installs the Debian packages the build and tests need; does nothing when all are present.
 deps:
@@ -64,7 +64,7 @@ test: deps deb
 	WCS_AGENT_DEB=$(DEB) swift test --skip-build --no-parallel $(SWIFT_FLAGS)
 
 clean:
-	rm -rf .build .build-deb
+	rm -rf .build .build-deb .build-fuzz
 
 # The main job on the emulator: push wakes the sleeping agent, it resumes by token, the call rings.
 demo: release
@@ -89,3 +89,14 @@ N ?= 100
 FLEET_ARGS ?=
 fleet: release
 	/usr/bin/python3 scripts/fleet.py .build/release/wcs-agent -n $(N) $(FLEET_ARGS)
+
+# libFuzzer harnesses of Tests/Fuzz (instrumented build in .build-fuzz; see Tests/Fuzz/README.md).
+# `make fuzz SECONDS=N` runs each harness N seconds, one after another, and prints the executions
+# and exec/s per harness; a crash fails the run and its input is in .build-fuzz/artifacts/NAME/.
+SECONDS ?= 60
+FUZZ_ARGS ?=
+fuzz-build: deps
+	/usr/bin/python3 scripts/fuzz.py build $(FUZZ_ARGS)
+
+fuzz: deps
+	/usr/bin/python3 scripts/fuzz.py run --seconds $(SECONDS) $(FUZZ_ARGS)

@@ -1,5 +1,6 @@
 @testable import AgentCore
 import Testing
+import TestSupport
 
 /// The webhook's incremental request reader: early refusals, the secret checked on its header line.
 @Suite struct PushWebhookRequestReaderTests {
@@ -62,5 +63,23 @@ import Testing
         let (waiting, reader) = Self.feed(auth + "Expect: 100-continue\r\nContent-Length: 5\r\n\r\n")
         #expect(waiting == .needMore)
         #expect(reader.owesContinue)
+    }
+}
+
+/// Inputs the push-webhook fuzz harness (Tests/Fuzz/push-webhook) crashed on, now refused cleanly.
+@Suite struct PushWebhookRequestReaderFuzzRegressionTests {
+    /// A blank line before the request line trapped (`buffer[0..<-2]`): any client could stop the
+    /// daemon with two bytes.
+    @Test func aBlankLineBeforeTheRequestLineIsRefused() {
+        let refusal = PushWebhookRequestReader.Progress.refuse(status: 400, message: "malformed HTTP request")
+        #expect(PushWebhookRequestReaderTests.feed("\r\n").0 == refusal)
+        #expect(PushWebhookRequestReaderTests.feed("\r\nPOST /push HTTP/1.1\r\n\r\n", bytewise: true).0 == refusal)
+    }
+
+    /// The input as the fuzzer found it (its first byte is the harness's piece size).
+    @Test func theFuzzCrashInputIsRefused() throws {
+        let input = try FuzzCorpus.input("push-webhook", "crash-blank-first-line")
+        var reader = PushWebhookRequestReader(secret: PushWebhookRequestReaderTests.secret)
+        #expect(reader.append(input.dropFirst()) == .refuse(status: 400, message: "malformed HTTP request"))
     }
 }

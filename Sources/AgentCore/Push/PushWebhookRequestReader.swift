@@ -42,7 +42,9 @@ struct PushWebhookRequestReader {
         while let lineEnd = nextLineEnd() {
             let line = buffer[scanned..<lineEnd]
             scanned = lineEnd + 2
-            if line.isEmpty { return headComplete() }
+            // A blank line ends the head, but before the request line it is no request at all
+            // (found by fuzzing: the head would have been an empty range before its own start).
+            if line.isEmpty { return sawRequestLine ? headComplete() : .refuse(status: 400, message: "malformed HTTP request") }
             if let refusal = judge(line) { return refusal }
         }
         if buffer.count > PushHTTPRequestHead.maximumSize { return .refuse(status: 431, message: "request head too large") }

@@ -2,7 +2,7 @@
 public struct RTCPGoodbye: Sendable, Equatable {
     /// The sources leaving (at most 31).
     public var sources: [UInt32]
-    /// The optional reason for leaving (at most 255 UTF-8 bytes).
+    /// The optional reason for leaving (at most 255 UTF-8 bytes; nil when the peer's was not UTF-8).
     public var reason: String?
 
     /// A goodbye from its parts.
@@ -19,7 +19,9 @@ public struct RTCPGoodbye: Sendable, Equatable {
         if reasonStart < body.upperBound {
             let length = Int(bytes[reasonStart])
             try RTPWire.require(1 + length, in: body.upperBound - reasonStart, "RTCP BYE reason")
-            reason = String(decoding: bytes[(reasonStart + 1)..<(reasonStart + 1 + length)], as: UTF8.self)
+            // A reason that is not UTF-8 is left out rather than repaired: repairing could make it
+            // longer than the 255 bytes a BYE can carry (found by fuzzing: it would not re-serialize).
+            reason = String(validating: bytes[(reasonStart + 1)..<(reasonStart + 1 + length)], as: UTF8.self)
         }
         return RTCPGoodbye(sources: sources, reason: reason)
     }
