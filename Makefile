@@ -15,6 +15,8 @@ APT_PACKAGES += dpkg-dev binutils
 APT_PACKAGES += coturn
 # NetworkChangeTests put the agent in a network namespace with a veth pair (ip netns, as root).
 APT_PACKAGES += iproute2
+# alsa: sources and sinks link alsa-lib (ALSAIOTests use its file and null plugins; no card needed).
+APT_PACKAGES += libasound2-dev
 # MetricsTests check the exposition with promtool and scrape the daemon with a real Prometheus.
 APT_PACKAGES += prometheus
 # make bench only (CI does not run it): a venv for PyPI's `pesq`, which builds a C extension.

@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "CSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
 
         // The single GLib main-loop thread that drives libwebsockets and libnice.
         .target(name: "MainLoop", dependencies: ["CGLib"]),
@@ -33,7 +34,7 @@ let package = Package(
         .target(name: "AudioJitter", dependencies: ["AudioRTP", "MainLoop"]),
         .target(name: "AudioCodec", dependencies: ["COpus", "CSoxr"]),
         // The media umbrella: ICE, DTLS-SRTP, DTMF, audio I/O and CallMedia; re-exports the layers.
-        .target(name: "AudioPipe", dependencies: ["MainLoop", "AudioSDP", "AudioRTP", "AudioJitter", "AudioCodec", "CNice", "CSSL"],
+        .target(name: "AudioPipe", dependencies: ["MainLoop", "AudioSDP", "AudioRTP", "AudioJitter", "AudioCodec", "CNice", "CSSL", "CALSA"],
                 exclude: ["README.md"]),
         // The daemon's logic (config, token store, control socket, policy), testable as a library.
         .target(name: "AgentCore", dependencies: ["WCSSession", "AudioPipe", "CSSL"]),

@@ -37,6 +37,7 @@ import WCSSession
             #expect(try h.cli(["hold", id] + sock).code == 0)
             try h.waitFor("held at the server") { try h.emulator.control.call(id)?.state == "held" }
             try h.waitFor("held in status") { try Self.statusCall(h, id)?["held"] == true }
+            #expect(try Self.statusCall(h, id)?["state"] == "held")  // our CallState, next to the server's status
             #expect(try h.cli(["resume"] + sock).code == 0)
             try h.waitFor("talking again") { try h.emulator.control.call(id)?.state == "established" }
             try h.waitFor("not held in status") { try Self.statusCall(h, id)?["held"] == false }
@@ -47,7 +48,10 @@ import WCSSession
             #expect(listed.code == 0)
             let calls = try JSONValue.parse(listed.output)["calls"]?.arrayValue ?? []
             #expect(calls.count == 1 && calls.first?["muted"] == true && calls.first?["stats"]?["codec"] == "opus")
-            #expect(try h.cli(["calls"] + sock).output.contains("muted"))
+            #expect(calls.first?["state"] == "established" && calls.first?["status"] == "ESTABLISHED")
+            let table = try h.cli(["calls"] + sock).output
+            #expect(table.contains("muted"))
+            #expect(table.contains("STATE") && table.contains("SERVER") && table.contains(" established "), "\(table)")
             #expect(try h.cli(["unmute", id] + sock).code == 0)
             #expect(try Self.statusCall(h, id)?["muted"] == false)
 

@@ -86,15 +86,18 @@ import WCSSession
         #expect(await send("reload", [:]) == .failure(code: "reload_failed", message: "this daemon cannot reload"))
     }
 
-    /// The agent's status JSON and the typed `StatusResult` have the same keys: a key added to one
-    /// and not the other fails here instead of vanishing from `status --json`.
-    @Test func theTypedStatusCarriesEveryKeyTheAgentReports() async throws {
+    /// The agent's typed status encodes to exactly the keys docs/control-protocol.md documents for
+    /// `status --json` (every key present, `null` when unknown), and reads back unchanged.
+    @Test func theTypedStatusCarriesEveryDocumentedKey() async throws {
         let state = ScratchDirectory()
         let agent = Agent(config: AgentConfig(server: "ws://127.0.0.1:9"), tokenStore: TokenStore(directory: state.path)) { _ in }
-        let raw = try #require(await agent.status().objectValue)
-        let typed = try #require(try ControlCoding.json(try await ControlVerbs.statusOf(agent)).objectValue)
-        #expect(Set(raw.keys) == Set(typed.keys))
-        #expect(JSONValue.object(raw) == JSONValue.object(typed))
+        let status = await agent.status()
+        let json = try #require(try ControlCoding.json(status).objectValue)
+        #expect(Set(json.keys) == ["state", "server", "session_state", "registered", "has_token", "resumes", "answer_mode",
+                                   "log_level", "calls", "connected_since", "token_age_seconds", "session_id", "sip_login",
+                                   "last_error", "next_retry_in_seconds"])
+        #expect(json["connected_since"] == .null && json["session_id"] == .null)
+        #expect(try ControlCoding.decode(StatusResult.self, from: .object(json)) == status)
     }
 
     @Test func helpComesFromTheTable() throws {

@@ -74,4 +74,38 @@ struct NetworkChangeTests {
             #expect(noticed == nil, "the kernel's defaults noticed the dead path after \(noticed ?? 0) s")
         }
     }
+
+    /// A call in progress across the flap: the signaling socket is dropped and resumed by token at
+    /// once, and the call, whose ICE pair works again once the address is back, keeps going (WCS has
+    /// no ICE restart; a pair that stays dead ends the call through ICE consent, recorded as failed).
+    @Test func aCallKeepsGoingWhenItsPathComesBack() async throws {
+        let result = try await onThread { () throws -> (before: Int, after: Int, agentState: String?, serverState: String?, records: Int) in
+            let pair = try NetworkNamespacePair()
+            let h = try AgentHarness(media: .webrtc) { _ in ["--host", pair.hostAddress, "--ice-address", pair.hostAddress] }
+            let server = h.emulator.url.replacingOccurrences(of: "127.0.0.1", with: pair.hostAddress)
+            try h.start(server: server, extra: ["--answer", "auto", "--audio-source", "tone:880", "--media-address", pair.agentAddress],
+                        launcher: pair.launcher)
+            let ring = try h.emulator.control.ring(login: AgentHarness.login, caller: "2000", source: "tone:440")
+            try h.waitFor("media both ways", timeout: 25) {
+                let media = try h.emulator.control.call(ring.callId)?.media
+                return (media?.packetsReceived ?? 0) > 50 && (media?.packetsSent ?? 0) > 50
+            }
+            try pair.removeAgentAddress()
+            try h.waitFor("leaves online", timeout: 3) { try h.status()["state"] != "online" }
+            Thread.sleep(forTimeInterval: 1)
+            try pair.addAgentAddress()
+            try h.waitFor("back online", timeout: 5) { try h.status()["state"] == "online" }
+            let before = try h.emulator.control.call(ring.callId)?.media?.packetsReceived ?? 0
+            Thread.sleep(forTimeInterval: 2)
+            let after = try h.emulator.control.call(ring.callId)?.media?.packetsReceived ?? 0
+            let agentCall = try CallControlTests.statusCall(h, ring.callId)
+            let serverState = try h.emulator.control.call(ring.callId)?.state
+            let records = (try? CallControlTests.records(h).count) ?? 0
+            try? h.emulator.control.hangup(callId: ring.callId)
+            return (before, after, agentCall?["status"]?.stringValue, serverState, records)
+        }
+        #expect(result.after - result.before > 50, "the server received \(result.after - result.before) packets in the 2 s after the resume")
+        #expect(result.agentState == "ESTABLISHED" && result.serverState == "established", "\(result)")
+        #expect(result.records == 0, "the call did not end")
+    }
 }

@@ -102,8 +102,8 @@ extension CallMediaTests {
             #expect(throws: CallMediaError.dtmfNotNegotiated) { try pair.offerer.sendDTMF("1") }
         }
 
-        @Test("A peer that closes sends RTCP BYE, and its silence is reported as a media timeout")
-        func mediaTimeout() async throws {
+        @Test("A peer that closes sends RTCP BYE and close_notify: the other side reports peerClosed and stops sending")
+        func peerClose() async throws {
             var offerer = CallMediaTestSupport.configuration()
             offerer.mediaTimeout = 1
             let pair = try await CallPair.connect(offerer: offerer)
@@ -112,8 +112,27 @@ extension CallMediaTests {
             #expect(!pair.offerer.statistics().goodbyeReceived)
             pair.answerer.close()
             #expect(await CallMediaTestSupport.wait(timeout: 10) { pair.offerer.statistics().goodbyeReceived })
-            #expect(await pair.offererLog.wait(for: .mediaTimeout, timeout: 10))
+            #expect(await pair.offererLog.wait(for: .peerClosed, timeout: 10))
+            let sent = pair.offerer.statistics().packetsSent
+            try await Task.sleep(for: .milliseconds(1_500))
+            #expect(pair.offerer.statistics().packetsSent == sent, "the offerer kept sending after the peer's close_notify")
             #expect(pair.offererLog.failures.isEmpty)
+            #expect(!pair.offererLog.events.contains(.mediaTimeout))
+            #expect(pair.offererLog.events.filter { $0 == .peerClosed }.count == 1)
+        }
+
+        @Test("A peer that goes silent without closing is reported as a media timeout")
+        func mediaTimeout() async throws {
+            var offerer = CallMediaTestSupport.configuration()
+            offerer.mediaTimeout = 1
+            // The answerer is told to only receive; the offerer is told it sends: a silent peer.
+            let pair = try await CallPair.connect(offerer: offerer,
+                                                  tamperOffer: { $0.replacingOccurrences(of: "a=sendrecv", with: "a=sendonly") },
+                                                  tamperAnswer: { $0.replacingOccurrences(of: "a=recvonly", with: "a=sendrecv") })
+            defer { pair.close() }
+            #expect(await pair.offererLog.wait(for: .mediaTimeout, timeout: 15))
+            #expect(pair.offererLog.failures.isEmpty)
+            #expect(pair.answerer.statistics().packetsSent == 0)
         }
     }
 }

@@ -13,10 +13,13 @@ import Testing
         private var srtpSession: SRTPSession?
         private var failureList: [MediaFailure] = []
         private var eventList: [CallMediaEvent] = []
+        private var peerClosedCount = 0
 
         func record(_ failure: MediaFailure) { lock.withLock { failureList.append(failure) } }
         func record(_ event: CallMediaEvent) { lock.withLock { eventList.append(event) } }
         func ready(_ session: SRTPSession) { lock.withLock { srtpSession = session } }
+        func peerClosed() { lock.withLock { peerClosedCount += 1 } }
+        var peerCloses: Int { lock.withLock { peerClosedCount } }
         var srtp: SRTPSession? { lock.withLock { srtpSession } }
         var failures: [MediaFailure] { lock.withLock { failureList } }
         var events: [CallMediaEvent] { lock.withLock { eventList } }
@@ -39,7 +42,8 @@ import Testing
             let handlers = CallMediaTransport.Handlers(
                 event: { [recorder] event in recorder.record(event) },
                 failure: { [recorder] failure in recorder.record(failure) },
-                mediaReady: { [recorder] session in recorder.ready(session) })
+                mediaReady: { [recorder] session in recorder.ready(session) },
+                peerClosed: { [recorder] in recorder.peerClosed() })
             transport = CallMediaTransport(path: path, negotiated: negotiated, receive: receive,
                                            configuration: configuration, ourSSRC: 0xC0FFEE,
                                            ntpClock: NTPClock(monotonicNow: MonotonicTime.now()), handlers: handlers)
@@ -107,6 +111,21 @@ import Testing
         offerer.path.send(plain)
         #expect(await CallMediaTestSupport.wait(timeout: 5) { answerer.receive.snapshot.packetsDiscarded >= 1 })
         #expect(answerer.receive.snapshot.packetsReceived == 20)
+    }
+
+    /// Issue 8: a peer's close_notify is not just logged: the transport reports it once, and
+    /// neither a failure nor a media timeout follows.
+    @MainLoopActor @Test func aPeersCloseNotifyIsReportedOnce() async throws {
+        let (offerer, answerer) = try Self.connect()
+        defer { Self.shut(offerer, answerer) }
+        #expect(await CallMediaTestSupport.wait(timeout: 10) { offerer.srtp != nil && answerer.srtp != nil })
+        #expect(offerer.recorder.peerCloses == 0)
+        answerer.transport.shutdown()  // sends close_notify
+        #expect(await CallMediaTestSupport.wait(timeout: 5) { offerer.recorder.peerCloses == 1 })
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(offerer.recorder.peerCloses == 1)
+        #expect(offerer.failures.isEmpty)
+        #expect(!offerer.events.contains(.mediaTimeout))
     }
 
     @MainLoopActor @Test func aTamperedFingerprintFailsWithATypedFailureOverUDP() async throws {

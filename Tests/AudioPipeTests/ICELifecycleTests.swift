@@ -223,3 +223,33 @@ import Testing
         #expect(pair.firstRecorder.states.last == .failed(ICEState.failureReason))
     }
 }
+
+/// Issue 8: no IPv6 link-local host candidates (fe80::, which SDP cannot give a zone) unless
+/// `includeLinkLocal` asks for them. Gathering host candidates sends nothing (no STUN, no UPnP).
+@Suite struct ICELinkLocalTests {
+    /// Whether this machine has an IPv6 link-local address (from /proc/net/if_inet6).
+    static var machineHasLinkLocal: Bool {
+        let table = (try? String(contentsOfFile: "/proc/net/if_inet6", encoding: .utf8)) ?? ""
+        return table.split(separator: "\n").contains { $0.hasPrefix("fe8") || $0.hasPrefix("fe9") || $0.hasPrefix("fea") || $0.hasPrefix("feb") }
+    }
+
+    @MainLoopActor @Test func noLinkLocalCandidateUnlessAsked() async throws {
+        let plain = try ICEAgent(configuration: ICEConfiguration(controlling: true))
+        defer { plain.close() }
+        let gathered = try await plain.gather().candidates
+        #expect(!gathered.contains { NiceLocalAddress.isLinkLocal($0.address) }, "\(gathered)")
+
+        var asked = ICEConfiguration(controlling: true)
+        asked.includeLinkLocal = true
+        let withLinkLocal = try ICEAgent(configuration: asked)
+        defer { withLinkLocal.close() }
+        let all = try await withLinkLocal.gather().candidates
+        #expect(all.contains { NiceLocalAddress.isLinkLocal($0.address) } == Self.machineHasLinkLocal, "\(all)")
+        #expect(all.count >= gathered.count)
+    }
+
+    @Test func linkLocalAddressesAreRecognised() {
+        for address in ["fe80::1", "FE80::abcd%eth0", "febf::1", "fe9a:1::2"] { #expect(NiceLocalAddress.isLinkLocal(address), "\(address)") }
+        for address in ["fe8::1", "fec0::1", "2001:db8::1", "127.0.0.1", "::1", "fd00::2"] { #expect(!NiceLocalAddress.isLinkLocal(address), "\(address)") }
+    }
+}

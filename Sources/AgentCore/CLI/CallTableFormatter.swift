@@ -1,10 +1,11 @@
 import WCSSession
 
-/// The human `calls` table: one line per call (pure function of the `calls` result).
+/// The human `calls` table: one line per call (pure function of the `calls` result). `STATE` is
+/// our call state (`CallState`), `SERVER` the server's call status.
 enum CallTableFormatter {
     static func table(_ calls: [JSONValue]) -> String {
         guard !calls.isEmpty else { return "no calls" }
-        var lines = ["CALL                                  DIR  STATE        PARTY                     TIME    FLAGS        MEDIA"]
+        var lines = ["CALL                                  DIR  STATE            SERVER       PARTY                     TIME    FLAGS        MEDIA"]
         for call in calls {
             let direction = call["direction"]?.stringValue == "outgoing" ? "out" : "in"
             let party = call["direction"]?.stringValue == "outgoing" ? (call["callee"]?.stringValue ?? "?") : StatusFormatter.party(call)
@@ -16,7 +17,8 @@ enum CallTableFormatter {
             if let stats = call["stats"] {
                 media = "\(stats["codec"]?.stringValue ?? "?") tx \(stats["packets_sent"]?.intValue ?? 0) rx \(stats["packets_received"]?.intValue ?? 0) lost \(stats["packets_lost"]?.intValue ?? 0) jitter \(stats["jitter_ms"]?.stringValue ?? "?") ms"
             }
-            lines.append([pad(call["call_id"]?.stringValue ?? "?", 37), pad(direction, 4), pad(call["status"]?.stringValue ?? "?", 12),
+            lines.append([pad(call["call_id"]?.stringValue ?? "?", 37), pad(direction, 4), pad(call["state"]?.stringValue ?? "-", 16),
+                          pad(call["status"]?.stringValue ?? "?", 12),
                           pad(party, 25), pad(seconds, 7), pad(flags.isEmpty ? "-" : flags.joined(separator: ","), 12), media].joined(separator: " "))
         }
         return lines.joined(separator: "\n")

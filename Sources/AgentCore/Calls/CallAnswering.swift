@@ -72,6 +72,17 @@ extension CallManager {
         }
     }
 
+    /// Seconds the server gets to end a call whose far end closed its media (DTLS close_notify)
+    /// before we hang it up ourselves: a SIP BYE and the close usually arrive together.
+    static let peerClosedGrace = 2.0
+
+    /// Hangs up a call whose far end closed its media, unless it already ended or is ending.
+    func hangUpAfterPeerClosedMedia(_ id: String) async {
+        guard calls[id]?.state.isLive == true else { return }
+        Log.warning("calls", "call \(id): the server did not end the call \(Self.peerClosedGrace) s after its media closed; hanging up")
+        try? await hangUp(id, verb: "hang up", cause: .peerClosedMedia)
+    }
+
     /// The verb side of `hangup`: the move (refused if the call is already ending), then the frame;
     /// if the frame cannot be sent the call goes back to where it was.
     private func hangUp(_ id: String, verb: String, cause: CallEndCause) async throws(AgentError) {

@@ -45,7 +45,7 @@ extension CallManager {
         let record = CallRecord(callId: callId, direction: call.direction.rawValue, caller: call.caller, callee: call.callee,
                                 displayName: call.displayName, started: call.started, answered: call.answeredAt, ended: ended,
                                 endResult: result,
-                                info: failure ?? info ?? (call.endCause == .rejectedAsBusy ? "busy: max_calls reached" : nil),
+                                info: failure ?? info ?? Self.recordInfo(call.endCause),
                                 media: stats.map(Self.record), recording: call.recordingPath)
         let hooks = self.hooks
         journal.write(record) { hooks.callEnded(record) }
@@ -60,8 +60,17 @@ extension CallManager {
         case .hungUpByUs?: f.hungUpByUs = true
         case .mediaFailure(let reason)?: f.mediaFailure = reason
         case .connectionLost?: f.connectionLost = true
-        case .ringExpired?, .hungUpAfterAnswer?, nil: break
+        case .ringExpired?, .hungUpAfterAnswer?, .peerClosedMedia?, nil: break
         }
         return f
+    }
+
+    /// The record's info for an end we caused, when the server gave none.
+    private static func recordInfo(_ cause: CallEndCause?) -> String? {
+        switch cause {
+        case .rejectedAsBusy?: "busy: max_calls reached"
+        case .peerClosedMedia?: "the far end closed its media (DTLS close_notify)"
+        default: nil
+        }
     }
 }

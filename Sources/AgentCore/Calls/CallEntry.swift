@@ -65,7 +65,7 @@ struct CallEntry {
 
     /// The call as `calls` and `status` list it.
     var summary: CallSummary {
-        CallSummary(call: description, media: media != nil, held: state == .held, muted: media?.isMuted ?? false,
+        CallSummary(call: description, state: state, media: media != nil, held: state == .held, muted: media?.isMuted ?? false,
                     durationSeconds: answeredAt.map { (Date().timeIntervalSince($0) * 10).rounded() / 10 },
                     recording: recordingPath, stats: media.map { CallManager.json($0.statistics()) })
     }
@@ -79,6 +79,9 @@ enum CallEndCause: Sendable, Equatable {
     case hungUpByUs
     /// We hung it up after it was answered (a normal end).
     case hungUpAfterAnswer
+    /// We hung it up because the far end closed its media (DTLS close_notify) and the server
+    /// did not end the call within `CallManager.peerClosedGrace`.
+    case peerClosedMedia
     /// Our media or SDP failed (reason), or the offer was unusable.
     case mediaFailure(String)
     /// It rang past the ring timeout and we ended it locally.

@@ -26,6 +26,7 @@ extension CallManager {
                                           transport: TURNServer.Transport(rawValue: config.turnTransport) ?? .udp)]
         }
         ice.relayOnly = config.iceTransportPolicy == "relay"
+        ice.includeLinkLocal = config.mediaLinkLocal
         var media = CallMediaConfiguration(ice: ice)
         media.includeCandidates = config.includeCandidates
         media.codecs = config.codecs.compactMap { AudioCodecKind(rawValue: $0) }
@@ -63,6 +64,15 @@ extension CallManager {
             Log.error("calls", "call \(callId): media failed: \(reason) (\(failure))")
             publish(.mediaFailed(callId: callId, reason: reason))
             apply(callId, .failed, cause: .mediaFailure(reason))
+        case .peerClosed:
+            guard calls[callId]?.state.isLive == true else { return }
+            let grace = Self.peerClosedGrace
+            Log.notice("calls", "call \(callId): the far end closed its media (DTLS close_notify); "
+                + "hanging up in \(grace) s unless the server ends the call first")
+            Task { [weak self] in
+                try? await Task.sleep(for: .seconds(grace))
+                await self?.hangUpAfterPeerClosedMedia(callId)
+            }
         case .firstPacketReceived, .closed:
             break
         }

@@ -57,10 +57,13 @@ public struct CallDescription: Codable, Sendable, Equatable {
 }
 
 /// One entry of `calls` (and of `status`'s `calls`), a value made by `CallManager.list()`: the description plus media, hold and mute
-/// state. JSON: the `CallDescription` keys plus `media, held, muted, duration_seconds` (null until
-/// answered), `recording?` and `stats?` (while media is open).
+/// state. JSON: the `CallDescription` keys plus `state` (our `CallState`: `ringing`, `answering`,
+/// `connecting_media`, `established`, `held`, `ending`), `media, held, muted, duration_seconds`
+/// (null until answered), `recording?` and `stats?` (while media is open).
 public struct CallSummary: Codable, Sendable, Equatable {
     public var call: CallDescription
+    /// Where the call stands in our lifecycle (nil only when read from an older daemon).
+    public var state: CallState?
     public var media: Bool
     public var held: Bool
     public var muted: Bool
@@ -68,10 +71,11 @@ public struct CallSummary: Codable, Sendable, Equatable {
     public var recording: String?
     public var stats: JSONValue?
 
-    public init(call: CallDescription, media: Bool, held: Bool, muted: Bool, durationSeconds: Double?,
-                recording: String?, stats: JSONValue?)
+    public init(call: CallDescription, state: CallState? = nil, media: Bool, held: Bool, muted: Bool,
+                durationSeconds: Double?, recording: String?, stats: JSONValue?)
     {
         self.call = call
+        self.state = state
         self.media = media
         self.held = held
         self.muted = muted
@@ -83,6 +87,7 @@ public struct CallSummary: Codable, Sendable, Equatable {
     /// The JSON object as `calls --json` prints it.
     public var json: JSONValue {
         var o = call.fields
+        if let state { o["state"] = .string(state.rawValue) }
         o["media"] = .bool(media)
         o["held"] = .bool(held)
         o["muted"] = .bool(muted)
@@ -98,6 +103,7 @@ public struct CallSummary: Codable, Sendable, Equatable {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a call summary"))
         }
         self.call = call
+        state = o["state"]?.stringValue.flatMap(CallState.init(rawValue:))
         media = o["media"]?.boolValue ?? false
         held = o["held"]?.boolValue ?? false
         muted = o["muted"]?.boolValue ?? false

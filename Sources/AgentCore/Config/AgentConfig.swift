@@ -86,6 +86,8 @@ public struct AgentConfig: Sendable, Equatable {
     public var iceTransportPolicy: String = "all"
     /// Put our ICE candidates in the SDP (`[media] include_candidates`; WCS also learns them from checks).
     public var includeCandidates: Bool = true
+    /// Gather and advertise IPv6 link-local candidates (`[media] link_local`; off by default).
+    public var mediaLinkLocal: Bool = false
     /// Codec preference (`[media] codecs`, e.g. `opus,pcmu,pcma`).
     public var codecs: [String] = ["opus", "pcmu", "pcma"]
     /// Calls held at once (`[calls] max_calls`, 1...`maxCallsLimit`); one more incoming call is

@@ -12,8 +12,10 @@ public enum AudioSourceSpec: Sendable, Equatable, CustomStringConvertible {
     case pipe(String)
     /// Raw s16le 48 kHz mono from a command's stdout, e.g. `arecord -f S16_LE -r 48000 -c 1 -t raw`.
     case command(String)
+    /// An ALSA capture PCM through alsa-lib (`default`, `hw:1,0`, `pipewire`, `pulse`, an asoundrc name).
+    case alsa(String)
 
-    /// Parses `file:PATH`, `tone:HZ`, `silence`, `pipe:PATH` or `command:CMD`.
+    /// Parses `file:PATH`, `tone:HZ`, `silence`, `pipe:PATH`, `command:CMD` or `alsa:PCM`.
     public init(parsing text: String) throws {
         let (kind, value) = AudioSpecText.split(text)
         switch kind {
@@ -26,8 +28,9 @@ public enum AudioSourceSpec: Sendable, Equatable, CustomStringConvertible {
         case "silence" where value.isEmpty: self = .silence
         case "pipe" where !value.isEmpty: self = .pipe(value)
         case "command" where !value.isEmpty: self = .command(value)
+        case "alsa" where !value.isEmpty: self = .alsa(value)
         default:
-            throw ConfigError("invalid audio source \"\(text)\": expected file:PATH, tone:HZ, silence, pipe:PATH or command:CMD")
+            throw ConfigError("invalid audio source \"\(text)\": expected file:PATH, tone:HZ, silence, pipe:PATH, command:CMD or alsa:PCM")
         }
     }
 
@@ -39,6 +42,7 @@ public enum AudioSourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .silence: return SilenceSource()
         case .pipe(let path): return try RawPCMSource(path: path)
         case .command(let command): return try CommandSource(command: command)
+        case .alsa(let device): return try ALSASource(device: device)
         }
     }
 
@@ -49,6 +53,7 @@ public enum AudioSourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .silence: "silence"
         case .pipe(let p): "pipe:\(p)"
         case .command(let c): "command:\(c)"
+        case .alsa(let d): "alsa:\(d)"
         }
     }
 }
@@ -61,9 +66,11 @@ public enum AudioSinkSpec: Sendable, Equatable, CustomStringConvertible {
     case pipe(String)
     /// Raw s16le 48 kHz mono into a command's stdin, e.g. `aplay -f S16_LE -r 48000 -c 1 -t raw`.
     case command(String)
+    /// An ALSA playback PCM through alsa-lib.
+    case alsa(String)
     case null
 
-    /// Parses `record:DIR`, `pipe:PATH`, `command:CMD` or `null`.
+    /// Parses `record:DIR`, `pipe:PATH`, `command:CMD`, `alsa:PCM` or `null`.
     public init(parsing text: String) throws {
         let (kind, value) = AudioSpecText.split(text)
         switch kind {
@@ -71,8 +78,9 @@ public enum AudioSinkSpec: Sendable, Equatable, CustomStringConvertible {
         case "pipe" where !value.isEmpty: self = .pipe(value)
         case "command" where !value.isEmpty: self = .command(value)
         case "null" where value.isEmpty: self = .null
+        case "alsa" where !value.isEmpty: self = .alsa(value)
         default:
-            throw ConfigError("invalid audio sink \"\(text)\": expected record:DIR, pipe:PATH, command:CMD or null")
+            throw ConfigError("invalid audio sink \"\(text)\": expected record:DIR, pipe:PATH, command:CMD, alsa:PCM or null")
         }
     }
 
@@ -88,6 +96,7 @@ public enum AudioSinkSpec: Sendable, Equatable, CustomStringConvertible {
         case .pipe(let path): return (try RawPCMSink(path: path), nil)
         case .command(let command): return (try CommandSink(command: command), nil)
         case .null: return (NullSink(), nil)
+        case .alsa(let device): return (try ALSASink(device: device), nil)
         }
     }
 
@@ -97,6 +106,7 @@ public enum AudioSinkSpec: Sendable, Equatable, CustomStringConvertible {
         case .pipe(let p): "pipe:\(p)"
         case .command(let c): "command:\(c)"
         case .null: "null"
+        case .alsa(let d): "alsa:\(d)"
         }
     }
 }

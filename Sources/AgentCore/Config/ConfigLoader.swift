@@ -25,7 +25,7 @@ public enum ConfigLoader {
         "agent": ["state_dir", "socket", "socket_group", "log_level", "keepalive", "receive_probes", "probes_interval", "backoff_cap",
                   "reconnect_spread", "tcp_timeout", "watch_network"],
         "audio": ["source", "sink", "answer"],
-        "media": ["addresses", "stun", "turn", "turn_user", "turn_password_file", "turn_transport", "ice_transport_policy", "include_candidates", "codecs"],
+        "media": ["addresses", "stun", "turn", "turn_user", "turn_password_file", "turn_transport", "ice_transport_policy", "include_candidates", "link_local", "codecs"],
         "calls": ["max_calls", "ring_timeout"],
         "hooks": ["on_incoming", "on_call_end", "timeout"],
         "push": ["listen", "secret_file"],
@@ -140,6 +140,7 @@ public enum ConfigLoader {
             config.iceTransportPolicy = v.lowercased()
         }
         if let v = try media.bool("include_candidates") { config.includeCandidates = v }
+        if let v = try media.bool("link_local") { config.mediaLinkLocal = v }
         if let v = try media.nonEmptyString("codecs") { config.codecs = list(v).map { $0.lowercased() } }
 
         let calls = file.section("calls")

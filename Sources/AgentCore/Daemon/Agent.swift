@@ -236,29 +236,20 @@ public actor Agent {
         await callManager.list()
     }
 
-    /// The `status` verb's answer. Never contains the token.
-    public func status() async -> JSONValue {
+    /// The `status` verb's answer, typed (its JSON is documented in docs/control-protocol.md).
+    /// Never contains the token.
+    func status() async -> StatusResult {
         let stored = try? tokenStore.load()
         let info = await session.sessionInfo
         let sessionState = await session.state
-        var o: [String: JSONValue] = [
-            "state": .string(phase.rawValue),
-            "server": .string(config.server),
-            "session_state": .string(sessionState.rawValue),
-            "registered": .bool(phase == .online && sessionState == .registered),
-            "has_token": .bool(stored != nil),
-            "resumes": .number(Double(resumeCount)),
-            "answer_mode": .string(config.answerMode.description),
-            "log_level": .string("\(config.logLevel)"),
-        ]
-        o["calls"] = await callList()
-        o["connected_since"] = connectedSince.map { .string(AgentClock.iso($0)) } ?? .null
-        o["token_age_seconds"] = stored.map { .number(Double(Int(Date().timeIntervalSince($0.savedAt)))) } ?? .null
-        o["session_id"] = (info?.sessionId).map(JSONValue.string) ?? .null
-        o["sip_login"] = (info?.sipLogin ?? config.sipLogin).map(JSONValue.string) ?? .null
-        o["last_error"] = lastError.map(JSONValue.string) ?? .null
-        o["next_retry_in_seconds"] = retryAt.map { .number(max(0, ($0.timeIntervalSinceNow * 10).rounded() / 10)) } ?? .null
-        return .object(o)
+        return StatusResult(
+            state: phase.rawValue, server: config.server, sessionState: sessionState.rawValue,
+            registered: phase == .online && sessionState == .registered, hasToken: stored != nil, resumes: resumeCount,
+            answerMode: config.answerMode.description, logLevel: "\(config.logLevel)", calls: await calls().map(\.json),
+            connectedSince: connectedSince.map(AgentClock.iso),
+            tokenAgeSeconds: stored.map { Int(Date().timeIntervalSince($0.savedAt)) },
+            sessionId: info?.sessionId, sipLogin: info?.sipLogin ?? config.sipLogin, lastError: lastError,
+            nextRetryInSeconds: retryAt.map { max(0, ($0.timeIntervalSinceNow * 10).rounded() / 10) })
     }
 
     // MARK: - Connecting

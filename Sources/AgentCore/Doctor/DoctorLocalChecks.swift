@@ -40,6 +40,8 @@ enum DoctorLocalChecks {
             out.append(isFIFO(path) ? .ok("audio", "source \(config.audioSource): a named pipe") : .failure("audio", "source \(config.audioSource): \(path) is not a named pipe (mkfifo it)"))
         case .command(let command):
             out.append(commandVerdict("source", command))
+        case .alsa:
+            out.append(openVerdict("source", config.audioSource.description) { try config.audioSource.open().close() })
         default:
             out.append(.ok("audio", "source \(config.audioSource)"))
         }
@@ -57,6 +59,8 @@ enum DoctorLocalChecks {
             out.append(commandVerdict("sink", command))
         case .null:
             out.append(.ok("audio", "sink null (received audio is discarded)"))
+        case .alsa:
+            out.append(openVerdict("sink", config.audioSink.description) { try config.audioSink.open(callId: "doctor").sink.close() })
         }
         return out
     }
@@ -79,6 +83,16 @@ enum DoctorLocalChecks {
             out.append(.failure("state", "\(token) is readable by others (mode \(String(tokenMode & 0o777, radix: 8))): chmod 600 it"))
         }
         return out
+    }
+
+    /// Opens and closes an ALSA device as a call would.
+    private static func openVerdict(_ side: String, _ name: String, _ open: () throws -> Void) -> DoctorVerdict {
+        do {
+            try open()
+            return .ok("audio", "\(side) \(name) opens at 48 kHz mono")
+        } catch {
+            return .failure("audio", "\(side) \(name): \(error)")
+        }
     }
 
     private static func commandVerdict(_ side: String, _ command: String) -> DoctorVerdict {

@@ -22,7 +22,7 @@ enum PushIntake {
     static func webhook(_ payload: PushPayload, agent: Agent) async -> JSONValue {
         let result = await agent.wake(push: payload)
         var answer = fields(result, payload)
-        answer["state"] = await agent.status()["state"] ?? .null
+        answer["state"] = .string(await agent.status().state)
         return .object(answer)
     }
 

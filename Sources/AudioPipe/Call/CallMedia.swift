@@ -25,7 +25,8 @@ public final class CallMedia: Sendable {
         case offered(String)
         /// Negotiated: ICE, DTLS and media are starting or running.
         case negotiated
-        /// Failed (reported once as `.failed`); waiting for `close()`.
+        /// Failed or closed by the peer (reported once as `.failed` or `.peerClosed`); waiting for
+        /// `close()`.
         case failed
         /// Closed.
         case closed
@@ -287,7 +288,8 @@ public final class CallMedia: Sendable {
         let handlers = CallMediaTransport.Handlers(
             event: { [weak self] event in self?.continuation.yield(event) },
             failure: { [weak self] reason in self?.fail(reason) },
-            mediaReady: { [weak self] srtp in self?.startMedia(codecs: codecs, srtp: srtp) })
+            mediaReady: { [weak self] srtp in self?.startMedia(codecs: codecs, srtp: srtp) },
+            peerClosed: { [weak self] in self?.end(reporting: .peerClosed) })
         let transport = CallMediaTransport(path: ice, negotiated: negotiated, receive: receive,
                                            configuration: configuration, ourSSRC: ssrc, ntpClock: ntpClock, handlers: handlers)
         try state.withLock { (state: inout State) throws(CallMediaError) in
@@ -351,6 +353,12 @@ public final class CallMedia: Sendable {
 
     /// Reports a failure once and stops media, ICE and DTLS (the stream stays open for `close()`).
     private func fail(_ reason: MediaFailure) {
+        end(reporting: .failed(reason))
+    }
+
+    /// Reports why media ended (a failure, or the peer's close_notify), once, and stops media,
+    /// ICE and DTLS; the stream stays open for `close()`.
+    private func end(reporting event: CallMediaEvent) {
         let parts: RunningParts? = state.withLock { state in
             switch state.phase {
             case .failed, .closed: return nil
@@ -360,8 +368,8 @@ public final class CallMedia: Sendable {
             return state.runningParts
         }
         guard let parts else { return }
-        Log.warning("call", "media failed: \(reason)")
-        continuation.yield(.failed(reason))
+        if case .failed(let reason) = event { Log.warning("call", "media failed: \(reason)") }
+        continuation.yield(event)
         // Not inline: this may run inside a libnice signal or a DTLS callback.
         MainLoopActor.post {
             parts.engine?.stop()

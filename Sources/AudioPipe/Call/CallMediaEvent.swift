@@ -13,6 +13,9 @@ public enum CallMediaEvent: Sendable, Equatable {
     case dtmfReceived(Character)
     /// No RTP arrived for `CallMediaConfiguration.mediaTimeout` seconds while media was running.
     case mediaTimeout
+    /// The peer ended its media with a DTLS close_notify (its hangup, seen on the media path
+    /// first). Our media has stopped too (nothing more is sent); end the call and `close()`.
+    case peerClosed
     /// The call's media failed, once (see `MediaFailure`; AgentCore words it as WCS does).
     /// Media has stopped; call `close()`.
     case failed(MediaFailure)

@@ -22,6 +22,8 @@ final class CallMediaTransport {
         let failure: @Sendable (MediaFailure) -> Void
         /// DTLS is connected: media may start with this SRTP session.
         let mediaReady: @Sendable (SRTPSession) -> Void
+        /// The peer closed DTLS (close_notify): its media has ended.
+        let peerClosed: @Sendable () -> Void
     }
 
     /// DTLS retransmission for a call: faster than RFC 6347's 1 s, since the first flight is
@@ -137,7 +139,11 @@ final class CallMediaTransport {
             Log.warning("call", "DTLS failed: \(error)")
             fail(.dtlsFailed(error))
         case .closed:
-            Log.info("call", "the peer closed DTLS (close_notify)")
+            Log.info("call", "the peer closed DTLS (close_notify); its media has ended")
+            retransmitTimer?.cancel()
+            dtlsDeadline?.cancel()
+            mediaWatch?.cancel()
+            handlers.peerClosed()
         }
     }
 

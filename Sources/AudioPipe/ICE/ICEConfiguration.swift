@@ -74,6 +74,10 @@ public struct ICEConfiguration: Sendable {
     public var relayOnly: Bool = false
     /// Whether to gather and check ICE-TCP candidates as well (RFC 6544). Off by default.
     public var iceTCP: Bool
+    /// Whether IPv6 link-local host candidates (fe80::/10) are gathered and advertised when
+    /// `localAddresses` is empty. Off by default: they carry no zone in SDP, so a peer cannot use
+    /// them (libwebrtc drops them too). Configured `localAddresses` are always used as given.
+    public var includeLinkLocal: Bool = false
     /// Seconds from `setRemote` until the agent must be ready; otherwise it fails with
     /// `ICEState.failureReason`.
     public var connectTimeout: Double

@@ -126,6 +126,9 @@ final class NiceAgentSession {
             for entry in configuration.localAddresses {
                 try NiceLocalAddress.add(entry, to: agent)
             }
+            if configuration.localAddresses.isEmpty && !configuration.includeLinkLocal {
+                NiceLocalAddress.addAllButLinkLocal(to: agent)
+            }
         } catch {
             cnice_agent_unref(agent)
             throw error
@@ -207,6 +210,9 @@ final class NiceAgentSession {
                                                   candidates: candidates)))
     }
 
+    /// Whether link-local candidates stay out of what we advertise (see `includeLinkLocal`).
+    private var omitsLinkLocal: Bool { configuration.localAddresses.isEmpty && !configuration.includeLinkLocal }
+
     private func localCandidates(agent: OpaquePointer) -> [ICECandidateLine] {
         let list = nice_agent_get_local_candidates(agent, streamID, 1)
         defer { cnice_candidate_list_free(list) }
@@ -214,7 +220,8 @@ final class NiceAgentSession {
         var node = list
         while let current = node {
             if let data = current.pointee.data,
-               let line = NiceCandidateConversion.candidateLine(agent: agent, candidate: data.assumingMemoryBound(to: NiceCandidate.self)) {
+               let line = NiceCandidateConversion.candidateLine(agent: agent, candidate: data.assumingMemoryBound(to: NiceCandidate.self)),
+               !(omitsLinkLocal && NiceLocalAddress.isLinkLocal(line.address)) {
                 lines.append(line)
             }
             node = current.pointee.next

@@ -9,8 +9,8 @@
   <record-dir>/<callId>.wav.
 - ICE failure, DTLS failure or no connection within --ice-timeout fails the call.
 
-ICE only ever uses 127.0.0.1: aioice's host-address lookup is replaced (it normally skips loopback)
-and no STUN/TURN server is configured.
+ICE only ever uses one address, 127.0.0.1 unless --ice-address says otherwise: aioice's host-address
+lookup is replaced (it normally skips loopback) and no STUN/TURN server is configured.
 """
 from __future__ import annotations
 
@@ -43,8 +43,11 @@ EVENT_PT = "101"
 DTMF_KEYS = "0123456789*#ABCD"
 
 
+_ICE_ADDRESSES = ["127.0.0.1"]
+
+
 def _loopback_only(use_ipv4: bool = True, use_ipv6: bool = True) -> List[str]:
-    return ["127.0.0.1"]
+    return list(_ICE_ADDRESSES)
 
 
 def _configure_aiortc() -> None:
@@ -113,6 +116,7 @@ class AiortcMediaEngine:
     def __init__(self, settings, on_failure: Callable[[Any, str], None]):
         self.settings = settings
         self.on_failure = on_failure
+        _ICE_ADDRESSES[:] = [settings.ice_address]
         self.record_dir = settings.record_dir or tempfile.mkdtemp(prefix="wcs-emulator-rec-")
         os.makedirs(self.record_dir, exist_ok=True)
         settings.record_dir = self.record_dir

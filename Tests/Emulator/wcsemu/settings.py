@@ -38,6 +38,7 @@ class Settings:
     media_source: str = "tone:440"
     record_dir: Optional[str] = None
     ice_timeout: float = 15.0
+    ice_address: str = "127.0.0.1"
     impair: Optional[str] = None
     opus_fec: str = "off"
     max_connections_per_second: int = 0
@@ -223,6 +224,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where received audio is recorded as <callId>.wav (default: a temp dir)")
     p.add_argument("--ice-timeout", type=_arg(_positive), default=15.0, metavar="SECONDS",
                    help="a WebRTC leg not connected this long after the SDP exchange fails (default 15)")
+    p.add_argument("--ice-address", default="127.0.0.1", metavar="ADDR",
+                   help="the one address the aiortc engine's ICE uses (default 127.0.0.1)")
     p.add_argument("--impair", type=_arg(_impairment), default=None, metavar="loss=P,jitter=MS[,delay=MS][,seed=N]",
                    help="deterministic loss and delay on RTP/RTCP of the WebRTC leg, both ways (default none)")
     p.add_argument("--opus-fec", choices=OPUS_FEC_MODES, default="off",
@@ -255,5 +258,6 @@ def parse_settings(argv) -> Settings:
         push_url=args.push_url, push_command=args.push_command,
         tls_cert=args.tls_cert, tls_key=args.tls_key, media=args.media,
         media_source=args.media_source, record_dir=args.record_dir, ice_timeout=args.ice_timeout,
+        ice_address=args.ice_address,
         impair=args.impair, opus_fec=args.opus_fec, max_connections_per_second=args.max_connections_per_second, verbose=args.verbose,
         **variant_values(args))
