@@ -76,11 +76,13 @@ extension CallManager {
     /// before we hang it up ourselves: a SIP BYE and the close usually arrive together.
     static let peerClosedGrace = 2.0
 
-    /// Hangs up a call whose far end closed its media, unless it already ended or is ending.
-    func hangUpAfterPeerClosedMedia(_ id: String) async {
+    /// Hangs up a call whose far end closed its media, unless it already ended or is ending. Like
+    /// a media timeout: the hangup is best effort (the socket may be detached) and the call ends
+    /// locally after `endingGrace` if the server never confirms.
+    func hangUpAfterPeerClosedMedia(_ id: String) {
         guard calls[id]?.state.isLive == true else { return }
         Log.warning("calls", "call \(id): the server did not end the call \(Self.peerClosedGrace) s after its media closed; hanging up")
-        try? await hangUp(id, verb: "hang up", cause: .peerClosedMedia)
+        apply(id, .failed, cause: .peerClosedMedia)
     }
 
     /// The verb side of `hangup`: the move (refused if the call is already ending), then the frame;
