@@ -10,7 +10,13 @@ extension JitterBuffer {
                 playout += frame
                 return silence()
             }
-            let due = framesDue(timestamp: firstTimestamp, now: now)
+            var due = framesDue(timestamp: firstTimestamp, now: now)
+            if due < 0 && mode == .waiting && configuration.startsAtOnce {
+                // The stream's first packet plays now; the delay then grows to the target by
+                // stretching (as NetEQ starts), instead of holding the first audio back.
+                due = 0
+                startingAtOnce = true
+            }
             if due < 0 {
                 playout = firstTimestamp + Int64(due + 1) * frame
                 return silence()
@@ -54,7 +60,8 @@ extension JitterBuffer {
                     delay = currentDelay(now: now)
                     continue
                 }
-                if delay < target - frameDuration - Self.epsilon { return stretch() }
+                if delay < target - frameDuration - Self.epsilon && !startingAtOnce { return stretch() }
+                startingAtOnce = false
                 if shouldSkip(delay: delay, target: target), ring.timestamp(of: nextSequence + 1) != nil {
                     _ = takeNext()
                     counters.skipped += 1

@@ -69,6 +69,8 @@ public struct JitterBuffer: Sendable {
     var slotDelay: Double?
     /// A far sequence jump waiting for confirmation by its successor (RFC 3550 A.1 style).
     var pendingJump: Int64?
+    /// The first frame of the stream is being played at once (`startsAtOnce`).
+    var startingAtOnce = false
 
     let frame: Int64
     let frameDuration: Double
@@ -195,6 +197,7 @@ public struct JitterBuffer: Sendable {
         ring.removeAll()
         baseline.reset()
         pendingJump = nil
+        startingAtOnce = false
         mode = .empty
     }
 

@@ -46,12 +46,19 @@ public struct JitterBufferConfiguration: Sendable, Equatable {
     /// How fast (seconds per second) the fastest-transit reference may drift upward, to
     /// follow route changes and sender clock drift.
     public var baselineCreep: Double
+    /// Play the stream's first packet at the first slot after it arrives, then grow the delay to
+    /// the target by stretching (NetEQ starts this way), instead of holding it until the target
+    /// delay has passed. Saves up to `minimumDelay` minus one frame of time to first audio; the
+    /// cost is one concealed slot right after the first frame, and a packet that arrives after
+    /// its successor at the very start of the stream is late. Later talkspurts always start at
+    /// the target delay. Default off.
+    public var startsAtOnce: Bool
 
     /// A configuration; every parameter has the Opus default.
     public init(
         clockRate: Int = 48_000, frameSamples: Int = 960, minimumDelay: Double = 0.020, maximumDelay: Double = 0.200,
         capacity: Int = 50, delayQuantile: Double = 0.98, forgetFactor: Double = 0.993, concealmentLimit: Int = 3,
-        skipSpacing: Int = 10, resyncThreshold: Double = 1.0, baselineCreep: Double = 0.002
+        skipSpacing: Int = 10, resyncThreshold: Double = 1.0, baselineCreep: Double = 0.002, startsAtOnce: Bool = false
     ) {
         self.clockRate = clockRate
         self.frameSamples = frameSamples
@@ -64,6 +71,7 @@ public struct JitterBufferConfiguration: Sendable, Equatable {
         self.skipSpacing = skipSpacing
         self.resyncThreshold = resyncThreshold
         self.baselineCreep = baselineCreep
+        self.startsAtOnce = startsAtOnce
     }
 
     /// 20 ms Opus frames on the 48 kHz RTP clock.

@@ -28,8 +28,10 @@ public struct CallMediaConfiguration: Sendable {
 
     /// The default jitter buffer tuning: the layer's defaults with a 40 ms minimum delay, which
     /// keeps the next packet in hand (a single loss is rebuilt from Opus in-band FEC) and absorbs
-    /// a few milliseconds of scheduling delay on a busy machine.
-    public static let defaultJitter = JitterBufferConfiguration(minimumDelay: 0.040)
+    /// a few milliseconds of scheduling delay on a busy machine; the call's first packet plays at
+    /// once and the delay grows to that by one concealed slot (`startsAtOnce`), so the 40 ms does
+    /// not delay the first audio.
+    public static let defaultJitter = JitterBufferConfiguration(minimumDelay: 0.040, startsAtOnce: true)
     /// The RTCP minimum interval in seconds (RFC 3550 T_min; the first report comes after about
     /// half of it). 5 s is the RFC default; 1 s gives round-trip times and loss reports sooner.
     public var rtcpMinimumInterval: Double = 5
