@@ -29,10 +29,6 @@ SWIFT_BIN = "/opt/swift/usr/bin"
 
 # The instrumented build: the top library target; SwiftPM builds its dependencies too.
 TOP_TARGET = "AgentCore"
-# The library targets whose objects every harness links (TOP_TARGET and what it depends on).
-LIBRARY_TARGETS = ["MainLoop", "WCSSession", "AudioSDP", "AudioRTP", "AudioJitter", "AudioCodec", "AudioPipe", "AgentCore"]
-# pkg-config names of the C libraries those targets use (see Package.swift's system libraries).
-PKG_CONFIG = ["libwebsockets", "glib-2.0", "nice", "opus", "openssl", "soxr"]
 # The most bytes libFuzzer makes an input, per harness (default 4096): room for whole SDPs,
 # config files and webhook requests above the 8 KiB head limit.
 MAX_LEN = {"sdp": 16384, "config": 16384, "push-webhook": 12288, "push-payload": 20000}
@@ -54,8 +50,14 @@ def environment():
     return env
 
 
+def pkg_config_names():
+    """The pkg-config names of Package.swift's system libraries (the C libraries the targets use)."""
+    with open(os.path.join(ROOT, "Package.swift")) as f:
+        return re.findall(r'pkgConfig:\s*"([^"]+)"', f.read())
+
+
 def pkg_config(flag):
-    out = subprocess.run(["pkg-config", flag] + PKG_CONFIG, check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(["pkg-config", flag] + pkg_config_names(), check=True, capture_output=True, text=True).stdout
     return out.split()
 
 
@@ -66,12 +68,15 @@ def build(names):
     run(swiftpm + ["--target", TOP_TARGET], cwd=ROOT, env=env)
     bin_path = subprocess.run(swiftpm + ["--show-bin-path"], cwd=ROOT, env=env, check=True,
                               capture_output=True, text=True).stdout.strip()
+    # Every harness links the objects of TOP_TARGET and of the targets it depends on: the only
+    # ones this build path holds (an executable's objects, with its main, are never built here).
     objects = []
-    for target in LIBRARY_TARGETS:
-        found = sorted(glob.glob(os.path.join(bin_path, target + ".build", "*.o")))
-        if not found:
-            sys.exit("fuzz: no objects for %s in %s" % (target, bin_path))
-        objects += found
+    for directory in sorted(glob.glob(os.path.join(bin_path, "*.build"))):
+        found = sorted(glob.glob(os.path.join(directory, "*.o")))
+        if not any(os.path.basename(o) == "main.swift.o" for o in found):
+            objects += found
+    if not glob.glob(os.path.join(bin_path, TOP_TARGET + ".build", "*.o")):
+        sys.exit("fuzz: no objects of %s in %s" % (TOP_TARGET, bin_path))
     module_maps = []
     for path in sorted(glob.glob(os.path.join(ROOT, "Sources", "C*", "module.modulemap"))):
         module_maps += ["-Xcc", "-fmodule-map-file=" + path]

@@ -2,9 +2,10 @@ import Foundation
 
 /// Encodes 20 ms frames of 48 kHz mono 16-bit audio into RTP payloads.
 ///
-/// Implementations are thread-safe (each guards its state with a lock), but a stream is
-/// stateful: feed frames of one stream, in order, from one producer.
-public protocol AudioEncoder: AnyObject, Sendable {
+/// Implementations are not Sendable and hold no lock: a stream is stateful, so one owner feeds
+/// it frames of one stream, in order, on one thread at a time (in a call, the media clock
+/// thread through `CallAudioEngine`); the compiler keeps the encoder with that owner.
+public protocol AudioEncoder: AnyObject {
     /// The RTP clock rate of the produced payloads (48 000 for Opus, 8 000 for G.711).
     /// The RTP timestamp advances by `clockRate / 50` per 20 ms frame.
     var clockRate: Int { get }
@@ -24,8 +25,9 @@ public protocol AudioEncoder: AnyObject, Sendable {
 
 /// Decodes RTP payloads into 48 kHz mono 16-bit samples, with loss concealment.
 ///
-/// Implementations are thread-safe (each guards its state with a lock); decode one stream in order.
-public protocol AudioDecoder: AnyObject, Sendable {
+/// Implementations are not Sendable and hold no lock: one owner decodes one stream, in order
+/// (in a call, the media clock thread through `CallPlayout`).
+public protocol AudioDecoder: AnyObject {
     /// The RTP clock rate of the payloads this decoder accepts (48 000 for Opus, 8 000 for G.711).
     var clockRate: Int { get }
 

@@ -6,11 +6,13 @@ import Foundation
 ///
 /// The array methods decode into one reused buffer and copy out; the `into:` methods decode straight
 /// into the caller's buffer and allocate nothing.
-public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
+///
+/// Runs on: its owner's thread, one call at a time (in a call: the media clock thread, through
+/// `CallPlayout`). Not Sendable and without a lock: the compiler keeps it with its owner.
+public final class OpusDecoder: AudioDecoder {
     /// The longest Opus packet: 120 ms at 48 kHz.
     static let maxFrameSamples = 5_760
 
-    private let lock = NSLock()
     private let decoder: OpaquePointer
     private var pcm = [Int16](repeating: 0, count: OpusDecoder.maxFrameSamples)
 
@@ -38,56 +40,44 @@ public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
 
     public func decode(_ payload: UnsafeRawBufferPointer) throws -> [Int16] {
         guard let base = payload.baseAddress, !payload.isEmpty else { throw CodecError.emptyPayload }
-        return try lock.withLock {
-            try run("opus_decode", base.assumingMemoryBound(to: UInt8.self), payload.count,
-                    frameSize: Self.maxFrameSamples, fec: false)
-        }
+        return try run("opus_decode", base.assumingMemoryBound(to: UInt8.self), payload.count,
+                       frameSize: Self.maxFrameSamples, fec: false)
     }
 
     public func conceal() -> [Int16] {
-        lock.withLock {
-            (try? run("opus_decode(PLC)", nil, 0, frameSize: lastPacketDuration(), fec: false))
-                ?? [Int16](repeating: 0, count: AudioFormat.samplesPerFrame)
-        }
+        (try? run("opus_decode(PLC)", nil, 0, frameSize: lastPacketDuration(), fec: false))
+            ?? [Int16](repeating: 0, count: AudioFormat.samplesPerFrame)
     }
 
     public func decodeFEC(from nextPayload: UnsafeRawBufferPointer) -> [Int16] {
         guard let base = nextPayload.baseAddress, !nextPayload.isEmpty else { return conceal() }
-        let recovered: [Int16]? = lock.withLock {
-            try? run("opus_decode(FEC)", base.assumingMemoryBound(to: UInt8.self), nextPayload.count,
-                     frameSize: lastPacketDuration(), fec: true)
-        }
+        let recovered = try? run("opus_decode(FEC)", base.assumingMemoryBound(to: UInt8.self), nextPayload.count,
+                                 frameSize: lastPacketDuration(), fec: true)
         return recovered ?? conceal()
     }
 
     public func decode(_ payload: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<Int16>) throws -> Int {
         guard let base = payload.baseAddress, !payload.isEmpty else { throw CodecError.emptyPayload }
-        return try lock.withLock {
-            try decodeInto(output, "opus_decode", base.assumingMemoryBound(to: UInt8.self), payload.count,
-                           frameSize: min(output.count, Self.maxFrameSamples), fec: false)
-        }
+        return try decodeInto(output, "opus_decode", base.assumingMemoryBound(to: UInt8.self), payload.count,
+                              frameSize: min(output.count, Self.maxFrameSamples), fec: false)
     }
 
     public func conceal(into output: UnsafeMutableBufferPointer<Int16>) -> Int {
-        lock.withLock {
-            let frameSize = min(lastPacketDuration(), output.count)
-            if let count = try? decodeInto(output, "opus_decode(PLC)", nil, 0, frameSize: frameSize, fec: false) { return count }
-            let silent = min(AudioFormat.samplesPerFrame, output.count)
-            UnsafeMutableBufferPointer(rebasing: output[0..<silent]).update(repeating: 0)
-            return silent
-        }
+        let frameSize = min(lastPacketDuration(), output.count)
+        if let count = try? decodeInto(output, "opus_decode(PLC)", nil, 0, frameSize: frameSize, fec: false) { return count }
+        let silent = min(AudioFormat.samplesPerFrame, output.count)
+        UnsafeMutableBufferPointer(rebasing: output[0..<silent]).update(repeating: 0)
+        return silent
     }
 
     public func decodeFEC(from nextPayload: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<Int16>) -> Int {
         guard let base = nextPayload.baseAddress, !nextPayload.isEmpty else { return conceal(into: output) }
-        let recovered: Int? = lock.withLock {
-            try? decodeInto(output, "opus_decode(FEC)", base.assumingMemoryBound(to: UInt8.self), nextPayload.count,
-                            frameSize: min(lastPacketDuration(), output.count), fec: true)
-        }
+        let recovered = try? decodeInto(output, "opus_decode(FEC)", base.assumingMemoryBound(to: UInt8.self), nextPayload.count,
+                                        frameSize: min(lastPacketDuration(), output.count), fec: true)
         return recovered ?? conceal(into: output)
     }
 
-    /// Calls `opus_decode` straight into `output`. Lock held.
+    /// Calls `opus_decode` straight into `output`.
     private func decodeInto(_ output: UnsafeMutableBufferPointer<Int16>, _ function: String, _ data: UnsafePointer<UInt8>?,
                             _ length: Int, frameSize: Int, fec: Bool) throws -> Int {
         guard let out = output.baseAddress else { throw CodecError.invalidConfiguration("empty output buffer") }
@@ -96,7 +86,7 @@ public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
 
     /// Clears the decoder's history, as for a new stream.
     public func reset() {
-        lock.withLock { _ = wcs_opus_decoder_reset_state(decoder) }
+        _ = wcs_opus_decoder_reset_state(decoder)
     }
 
     /// The duration of the last decoded packet, which is what a lost packet most likely held.
@@ -108,7 +98,7 @@ public final class OpusDecoder: AudioDecoder, @unchecked Sendable {
         return min(Int(duration), Self.maxFrameSamples)
     }
 
-    /// Calls `opus_decode` into the shared buffer and copies out the decoded samples. Lock held.
+    /// Calls `opus_decode` into the shared buffer and copies out the decoded samples.
     private func run(_ function: String, _ data: UnsafePointer<UInt8>?, _ length: Int,
                      frameSize: Int, fec: Bool) throws -> [Int16] {
         let decoded = try pcm.withUnsafeMutableBufferPointer { out in

@@ -16,11 +16,13 @@ func checkOpus(_ code: Int32, _ function: String) throws -> Int32 {
 /// A libopus encoder for 48 kHz mono, 20 ms frames (see `OpusEncoderConfiguration`).
 ///
 /// Encoding reuses one packet buffer; the only per-frame allocation is the returned payload.
-public final class OpusEncoder: AudioEncoder, @unchecked Sendable {
+///
+/// Runs on: its owner's thread, one call at a time (in a call: the media clock thread, through
+/// `CallAudioEngine`). Not Sendable and without a lock: the compiler keeps it with its owner.
+public final class OpusEncoder: AudioEncoder {
     /// Largest payload libopus may produce for one frame.
     static let maxPayloadBytes = 1_500
 
-    private let lock = NSLock()
     private let encoder: OpaquePointer
     private let channels: Int
     private var packet = [UInt8](repeating: 0, count: OpusEncoder.maxPayloadBytes)
@@ -57,18 +59,16 @@ public final class OpusEncoder: AudioEncoder, @unchecked Sendable {
     public var clockRate: Int { AudioFormat.sampleRate }
 
     /// The configuration in force.
-    public var configuration: OpusEncoderConfiguration { lock.withLock { current } }
+    public var configuration: OpusEncoderConfiguration { current }
 
     /// The encoder's algorithmic delay in samples at 48 kHz (`OPUS_GET_LOOKAHEAD`).
     public var lookahead: Int {
-        lock.withLock {
-            var value: Int32 = 0
-            _ = wcs_opus_encoder_get_lookahead(encoder, &value)
-            return Int(value)
-        }
+        var value: Int32 = 0
+        _ = wcs_opus_encoder_get_lookahead(encoder, &value)
+        return Int(value)
     }
 
-    public var lastFrameWasDTX: Bool { lock.withLock { dtxFrame } }
+    public var lastFrameWasDTX: Bool { dtxFrame }
 
     /// A payload of at most 2 bytes is a DTX frame (TOC byte only, or TOC plus padding).
     public static func isDTXFrame(_ payload: [UInt8]) -> Bool { payload.count <= 2 }
@@ -79,10 +79,8 @@ public final class OpusEncoder: AudioEncoder, @unchecked Sendable {
         guard configuration.application == current.application else {
             throw CodecError.invalidConfiguration("the application mode cannot change on a running encoder")
         }
-        try lock.withLock {
-            try apply(configuration)
-            current = configuration
-        }
+        try apply(configuration)
+        current = configuration
     }
 
     /// Changes the expected packet loss (for example from RTCP receiver reports).
@@ -104,14 +102,12 @@ public final class OpusEncoder: AudioEncoder, @unchecked Sendable {
         guard pcm.count == samples, let base = pcm.baseAddress else {
             throw CodecError.wrongFrameSize(expected: samples, got: pcm.count)
         }
-        return try lock.withLock {
-            let length = try packet.withUnsafeMutableBufferPointer { out in
-                try checkOpus(opus_encode(encoder, base, Int32(AudioFormat.samplesPerFrame),
-                                          out.baseAddress!, Int32(out.count)), "opus_encode")
-            }
-            dtxFrame = length <= 2
-            return Array(packet[0..<Int(length)])
+        let length = try packet.withUnsafeMutableBufferPointer { out in
+            try checkOpus(opus_encode(encoder, base, Int32(AudioFormat.samplesPerFrame),
+                                      out.baseAddress!, Int32(out.count)), "opus_encode")
         }
+        dtxFrame = length <= 2
+        return Array(packet[0..<Int(length)])
     }
 
     /// Encodes straight into `output`; allocates nothing.
@@ -123,18 +119,16 @@ public final class OpusEncoder: AudioEncoder, @unchecked Sendable {
         guard let out = output.baseAddress, !output.isEmpty else {
             throw CodecError.invalidConfiguration("empty output buffer")
         }
-        return try lock.withLock {
-            let length = try checkOpus(opus_encode(encoder, base, Int32(AudioFormat.samplesPerFrame),
-                                                   out.assumingMemoryBound(to: UInt8.self), Int32(min(output.count, Int(Int32.max)))),
-                                       "opus_encode")
-            dtxFrame = length <= 2
-            return Int(length)
-        }
+        let length = try checkOpus(opus_encode(encoder, base, Int32(AudioFormat.samplesPerFrame),
+                                               out.assumingMemoryBound(to: UInt8.self), Int32(min(output.count, Int(Int32.max)))),
+                                   "opus_encode")
+        dtxFrame = length <= 2
+        return Int(length)
     }
 
     /// Clears the encoder's history, as for a new stream.
     public func reset() {
-        lock.withLock { _ = wcs_opus_encoder_reset_state(encoder) }
+        _ = wcs_opus_encoder_reset_state(encoder)
     }
 
     private func apply(_ configuration: OpusEncoderConfiguration) throws {

@@ -10,7 +10,10 @@ import Foundation
 /// The object keeps filter state between calls, so consecutive chunks of one stream join without
 /// clicks; output arrives with the filter's delay and possibly in bursts (see `Quality`).
 /// Scratch buffers are reused, so steady-state processing does not allocate.
-public final class Resampler: @unchecked Sendable {
+///
+/// Runs on: its owner's thread, one call at a time (a codec's, or a file reader's). Not
+/// Sendable and without a lock: the compiler keeps it with its owner.
+public final class Resampler {
     /// The libsoxr quality recipe.
     public enum Quality: Sendable, Equatable {
         /// `SOXR_MQ` (16-bit precision, medium roll-off) with 256-point DFT blocks: libsoxr's
@@ -36,7 +39,6 @@ public final class Resampler: @unchecked Sendable {
     /// The quality recipe in use.
     public let quality: Quality
 
-    private let lock = NSLock()
     private let soxr: OpaquePointer?
     private var monoIn: [Float] = []
     private var monoOut = [Float](repeating: 0, count: 8_192)
@@ -67,15 +69,13 @@ public final class Resampler: @unchecked Sendable {
             throw CodecError.invalidConfiguration(
                 "\(input.count) samples is not a whole number of \(inputChannels)-channel frames")
         }
-        try lock.withLock {
-            let frames = downmix(input)
-            guard let soxr else {
-                monoIn.withUnsafeBufferPointer { append(UnsafeBufferPointer(rebasing: $0[0..<frames]), to: &output) }
-                return
-            }
-            try monoIn.withUnsafeBufferPointer { inBuffer in
-                try pump(soxr, input: inBuffer.baseAddress, count: frames, into: &output)
-            }
+        let frames = downmix(input)
+        guard let soxr else {
+            monoIn.withUnsafeBufferPointer { append(UnsafeBufferPointer(rebasing: $0[0..<frames]), to: &output) }
+            return
+        }
+        try monoIn.withUnsafeBufferPointer { inBuffer in
+            try pump(soxr, input: inBuffer.baseAddress, count: frames, into: &output)
         }
     }
 
@@ -94,13 +94,13 @@ public final class Resampler: @unchecked Sendable {
     /// Ends the stream: appends the filter's remaining output. Call `reset()` before reuse.
     public func flush(appendingTo output: inout [Int16]) throws {
         guard let soxr else { return }
-        try lock.withLock { try pump(soxr, input: nil, count: 0, into: &output) }
+        try pump(soxr, input: nil, count: 0, into: &output)
     }
 
     /// Forgets all history, ready for a new stream with the same settings.
     public func reset() throws {
         guard let soxr else { return }
-        try lock.withLock { try Self.check(soxr_clear(soxr)) }
+        try Self.check(soxr_clear(soxr))
     }
 
     private static func makeSoxr(from inputRate: Int, to outputRate: Int, quality: Quality) throws -> OpaquePointer {

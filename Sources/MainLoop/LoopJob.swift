@@ -50,7 +50,7 @@ private struct JobState {
 }
 
 /// A `GSource*` kept under a lock. `@unchecked`: a raw C pointer; GLib's source calls are thread-safe.
-struct SourcePointer: @unchecked Sendable {
+struct SourcePointer: @unchecked Sendable {  // unchecked: a raw GSource*; GLib's source calls are thread-safe
     let pointer: UnsafeMutablePointer<GSource>
     init(_ pointer: UnsafeMutablePointer<GSource>) { self.pointer = pointer }
 }

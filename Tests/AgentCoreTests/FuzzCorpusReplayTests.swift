@@ -5,7 +5,7 @@ import TestSupport
 import WCSSession
 
 /// Replays the fuzz corpora of the AgentCore harnesses (Tests/Fuzz: push-payload, push-webhook,
-/// control-request, config) through the normal build: every kept input, crash inputs included,
+/// control-request, config, stun) through the normal build: every kept input, crash inputs included,
 /// gets a clean answer or a clean error.
 @Suite struct FuzzCorpusReplayTests {
     @Test func pushPayloads() throws {
@@ -55,6 +55,17 @@ import WCSSession
             } catch {
                 #expect(error is ConfigError, "\(name): \(error)")
             }
+        }
+    }
+
+    @Test func stunAnswers() throws {
+        let inputs = try FuzzCorpus.inputs("stun")
+        #expect(!inputs.isEmpty)
+        for (name, bytes) in inputs {
+            guard let message = STUNMessage(decoding: bytes) else { continue }
+            let again = STUNMessage(decoding: message.encoded())
+            #expect(again?.attributes.map(\.value) == message.attributes.map(\.value), "\(name)")
+            _ = message.address(.xorMappedAddress)
         }
     }
 }

@@ -8,7 +8,7 @@ import TestSupport
 /// path; re-adding it must bring the agent back online, on the same server session, in under 1 s
 /// (the netlink watch retries at once instead of waiting out the backoff or the probe window).
 /// Root only (ip netns); skipped, visibly, otherwise.
-@Suite(.serialized, .enabled(if: NetworkNamespacePair.available, "needs root and iproute2 for ip netns"))
+@Suite(.serialized, .enabled(if: NetworkNamespacePair.available, "needs root, iproute2 and a kernel that lets this process create network namespaces and veth pairs"))
 struct NetworkChangeTests {
     @Test func theAgentIsBackOnlineWithinASecondOfItsAddressComingBack() async throws {
         let figures = try await onThread { () throws -> (seconds: Double, leftOnline: Bool, sameSession: Bool, relogins: Int) in

@@ -14,8 +14,15 @@ final class NetworkNamespacePair {
     let hostAddress: String
     let agentAddress: String
 
-    /// True when this process may create namespaces (root) and `ip` is installed.
-    static var available: Bool { getuid() == 0 && ip != nil }
+    /// True when this process can create a network namespace with a veth pair: root, `ip` installed,
+    /// and the kernel lets it (a container without CAP_NET_ADMIN does not): probed once.
+    static let available: Bool = {
+        guard getuid() == 0, ip != nil else { return false }
+        let probe = "wcsprobe\(getpid())"
+        defer { try? run(["netns", "del", probe]) }
+        return (try? run(["netns", "add", probe])) != nil
+            && (try? run(["-n", probe, "link", "add", "wcsp0", "type", "veth", "peer", "name", "wcsp1"])) != nil
+    }()
     static let ip: String? = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     init() throws {

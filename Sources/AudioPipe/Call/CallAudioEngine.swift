@@ -1,6 +1,7 @@
 import AudioRTP
 import Foundation
 import MainLoop
+import Synchronization
 
 /// The 20 ms media work of one call, ticked by the process-wide `MediaClock` (one thread for all
 /// calls; the first tick runs as soon as the engine starts, so the first frame goes out right
@@ -14,10 +15,15 @@ import MainLoop
 /// blocks on I/O: sources and sinks buffer in the background and `ICEAgent.send` only queues.
 /// The frame, payload, packet and playout buffers are reused for every tick; what still allocates
 /// per frame is SRTP's protected copy and the send queue's datagram.
-final class CallAudioEngine: @unchecked Sendable {
-    /// What the engine needs from the call.
+///
+/// Runs on: the media clock thread for every tick (all state below `clock`, the codecs
+/// included, is touched only there); `start`/`stop`/`sendGoodbye` from the call's owner.
+final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is the clock thread's alone (MediaClock runs one tick at a time and `stop` waits for it)
+    /// What the engine needs from the call. The codecs are made by the engine (`init`), not
+    /// passed in: they are not Sendable, and belong to the media clock thread from then on.
     struct Setup: Sendable {
-        let codecs: CallCodecSet
+        let codec: AudioCodec
+        let configuration: CallMediaConfiguration
         let srtp: SRTPSession
         let send: @Sendable ([UInt8]) -> Void
         let source: any AudioSource
@@ -36,10 +42,10 @@ final class CallAudioEngine: @unchecked Sendable {
     }
 
     private let setup: Setup
+    private let codecs: CallCodecSet
     private let clock: MediaClock
-    private let lifecycle = NSLock()
-    private var registration: MediaClock.Registration?
-    private var stopped = false
+    /// The clock registration, and whether `stop()` came (from the owner's thread).
+    private let lifecycle = Mutex<(registration: MediaClock.Registration?, stopped: Bool)>((nil, false))
 
     // Audio thread only.
     private var packetizer: RTPPacketizer
@@ -58,24 +64,25 @@ final class CallAudioEngine: @unchecked Sendable {
     init(setup: Setup, clock: MediaClock = .shared) throws(CallMediaError) {
         self.setup = setup
         self.clock = clock
+        codecs = try CallCodecSet(codec: setup.codec, configuration: setup.configuration)
         do {
-            packetizer = try RTPPacketizer(payloadType: setup.codecs.codec.payloadType, clockRate: setup.codecs.codec.clockRate,
+            packetizer = try RTPPacketizer(payloadType: codecs.codec.payloadType, clockRate: codecs.codec.clockRate,
                                            ssrc: setup.ssrc)
         } catch {
             throw .setup("RTP packetizer: \(error)")
         }
         packet.reserveCapacity(1_500)
-        senderStats = RTPSenderStats(ssrc: setup.ssrc, clockRate: setup.codecs.codec.clockRate)
+        senderStats = RTPSenderStats(ssrc: setup.ssrc, clockRate: codecs.codec.clockRate)
         rtcpScheduler = RTCPScheduler(minimumInterval: setup.rtcpMinimumInterval)
-        playout = CallPlayout(codecs: setup.codecs, receive: setup.receive)
+        playout = CallPlayout(codecs: codecs, receive: setup.receive)
     }
 
     /// Joins the media clock (thread `wcs-media`): the first tick runs at once. Does nothing
     /// after a first `start()` or after `stop()`.
     func start() {
-        lifecycle.withLock {
-            guard registration == nil, !stopped else { return }
-            registration = clock.register { [self] now, skipped in
+        lifecycle.withLock { life in
+            guard life.registration == nil, !life.stopped else { return }
+            life.registration = clock.register { [self] now, skipped in
                 tick(now: now, skipped: skipped)
             }
         }
@@ -83,10 +90,10 @@ final class CallAudioEngine: @unchecked Sendable {
 
     /// Leaves the media clock and waits for this call's tick in progress to finish. Idempotent.
     func stop() {
-        let leaving: MediaClock.Registration? = lifecycle.withLock {
-            stopped = true
-            defer { registration = nil }
-            return registration
+        let leaving: MediaClock.Registration? = lifecycle.withLock { life in
+            life.stopped = true
+            defer { life.registration = nil }
+            return life.registration
         }
         if let leaving { clock.unregister(leaving) }
     }
@@ -110,7 +117,7 @@ final class CallAudioEngine: @unchecked Sendable {
     // MARK: - Tick
 
     private func tick(now: Double, skipped: Int) {
-        if skipped > 0 { packetizer.skip(samples: UInt32(truncatingIfNeeded: skipped * setup.codecs.timestampStep)) }
+        if skipped > 0 { packetizer.skip(samples: UInt32(truncatingIfNeeded: skipped * codecs.timestampStep)) }
         sendTick(now: now)
         rtcpTick(now: now)
         playoutTick(now: now)
@@ -120,7 +127,7 @@ final class CallAudioEngine: @unchecked Sendable {
         let count = frame.withUnsafeMutableBufferPointer { setup.source.read(into: $0) }
         let (muted, events) = setup.sendState.nextTick()
         guard setup.sends else { return }
-        let step = UInt32(setup.codecs.timestampStep)
+        let step = UInt32(codecs.timestampStep)
         if !events.isEmpty, let eventPT = setup.telephoneEventPT {
             sendEvents(events, payloadType: eventPT, now: now)
             packetizer.skip(samples: step)
@@ -134,14 +141,14 @@ final class CallAudioEngine: @unchecked Sendable {
         let length: Int
         do {
             length = try frame.withUnsafeBufferPointer { pcm in
-                try encoded.withUnsafeMutableBytes { try setup.codecs.encoder.encode(pcm, into: $0) }
+                try encoded.withUnsafeMutableBytes { try codecs.encoder.encode(pcm, into: $0) }
             }
         } catch {
             reportOnce("encode", "encoding failed: \(error)")
             packetizer.skip(samples: step)
             return
         }
-        if setup.codecs.dropsDTXFrames && setup.codecs.encoder.lastFrameWasDTX {
+        if codecs.dropsDTXFrames && codecs.encoder.lastFrameWasDTX {
             packetizer.skip(samples: step)
             return
         }

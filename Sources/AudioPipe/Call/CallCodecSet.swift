@@ -2,7 +2,11 @@ import AudioCodec
 import AudioJitter
 import AudioSDP
 /// The encoder and decoder for a negotiated codec, with its RTP timing.
-struct CallCodecSet: Sendable {
+///
+/// Not Sendable (the codecs are not): made and owned by `CallAudioEngine`, whose encoder and
+/// playout run on the media clock thread only. `CallMedia` makes one early as well, to refuse
+/// an unusable codec before ICE and to size the jitter buffer.
+struct CallCodecSet {
     /// The negotiated codec and payload type.
     let codec: AudioCodec
     /// Encodes our 20 ms frames.

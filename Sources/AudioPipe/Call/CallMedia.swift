@@ -288,7 +288,7 @@ public final class CallMedia: Sendable {
         let handlers = CallMediaTransport.Handlers(
             event: { [weak self] event in self?.continuation.yield(event) },
             failure: { [weak self] reason in self?.fail(reason) },
-            mediaReady: { [weak self] srtp in self?.startMedia(codecs: codecs, srtp: srtp) },
+            mediaReady: { [weak self] srtp in self?.startMedia(srtp: srtp) },
             peerClosed: { [weak self] in self?.end(reporting: .peerClosed) })
         let transport = CallMediaTransport(path: ice, negotiated: negotiated, receive: receive,
                                            configuration: configuration, ourSSRC: ssrc, ntpClock: ntpClock, handlers: handlers)
@@ -321,18 +321,18 @@ public final class CallMedia: Sendable {
     }
 
     /// DTLS is up (loop thread): creates and starts the audio engine.
-    private func startMedia(codecs: CallCodecSet, srtp: SRTPSession) {
+    private func startMedia(srtp: SRTPSession) {
         let engine: CallAudioEngine? = state.withLock { state in
             guard case .negotiated = state.phase, let negotiatedAudio = state.negotiatedAudio, let receive = state.receive,
                   let ice = state.ice else { return nil }
             state.srtpProfile = srtp.profile.name
             let setup = CallAudioEngine.Setup(
-                codecs: codecs, srtp: srtp, send: { [ice] datagram in ice.send(datagram) }, source: source, sink: sink,
+                codec: negotiatedAudio.codec, configuration: configuration, srtp: srtp, send: { [ice] datagram in ice.send(datagram) }, source: source, sink: sink,
                 receive: receive, sendState: sendState, sends: negotiatedAudio.localDirection.sends, ssrc: ssrc,
                 cname: cname, ntpClock: ntpClock, telephoneEventPT: negotiatedAudio.telephoneEventPT,
                 rtcpMinimumInterval: configuration.rtcpMinimumInterval,
                 firstAudioDecoded: { [weak self] in self?.firstAudioDecoded() })
-            state.engine = try? CallAudioEngine(setup: setup)
+            state.engine = try? CallAudioEngine(setup: setup)  // makes its own codecs (see `CallCodecSet`)
             return state.engine
         }
         guard let engine else {

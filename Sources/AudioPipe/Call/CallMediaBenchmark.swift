@@ -1,5 +1,6 @@
 import AudioSDP
 import Foundation
+import Synchronization
 import MainLoop
 #if canImport(Glibc)
 import Glibc
@@ -86,9 +87,8 @@ public enum CallMediaBenchmark {
 }
 
 /// Watches a call's events for `.firstAudioDecoded` (or a failure).
-private final class FirstAudioWatch: @unchecked Sendable {
-    private let lock = NSLock()
-    private var outcome: Bool?
+private final class FirstAudioWatch: Sendable {
+    private let outcome = Mutex<Bool?>(nil)
 
     init(_ call: CallMedia) {
         let events = call.events
@@ -105,14 +105,14 @@ private final class FirstAudioWatch: @unchecked Sendable {
     }
 
     private func finish(_ value: Bool) {
-        lock.withLock { if outcome == nil { outcome = value } }
+        outcome.withLock { if $0 == nil { $0 = value } }
     }
 
     /// True once the first frame was decoded; false on failure, close or after `timeout` seconds.
     func wait(timeout: Double) async -> Bool {
         let deadline = MonotonicTime.now() + timeout
         while MonotonicTime.now() < deadline {
-            if let outcome = lock.withLock({ outcome }) { return outcome }
+            if let outcome = outcome.withLock({ $0 }) { return outcome }
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
         return false

@@ -5,7 +5,7 @@ import CSSL
 /// WebRTC peers authenticate each other by the certificate fingerprint exchanged in SDP, so the
 /// certificate is self-signed and short-lived. Immutable after creation and safe to share between
 /// threads and transports.
-public final class DTLSCertificate: @unchecked Sendable {
+public final class DTLSCertificate: @unchecked Sendable {  // unchecked: EVP_PKEY*/X509* handles, never changed after init
     /// The process-wide certificate, generated once on first use (thread-safe).
     /// - Throws: the generation error, every time, if the one generation attempt failed.
     public static var shared: DTLSCertificate {

@@ -1,18 +1,15 @@
-import Foundation
+import Synchronization
 
-/// A thread-safe flag that is set exactly once (used for idempotent `close()`).
-final class OnceFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var set = false
+/// A thread-safe flag that is set exactly once (used for idempotent `close()`). Any thread: an
+/// atomic, so checked Sendable.
+final class OnceFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
 
     /// Sets the flag; returns true only for the call that set it.
     func claim() -> Bool {
-        lock.withLock {
-            defer { set = true }
-            return !set
-        }
+        !flag.exchange(true, ordering: .acquiringAndReleasing)
     }
 
     /// Whether the flag has been set.
-    var isSet: Bool { lock.withLock { set } }
+    var isSet: Bool { flag.load(ordering: .acquiring) }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// SSRC, each with its own packet index and a 128-packet replay window, as libsrtp's
 /// `ssrc_any_*` sessions behave. Each direction has its own lock, so the audio thread may protect
 /// while the loop thread unprotects. Every packet call allocates only its output array.
-public final class SRTPSession: @unchecked Sendable {
+public final class SRTPSession: @unchecked Sendable {  // unchecked: EVP cipher contexts (C handles), each direction under its own lock
     /// The profile both directions use.
     public let profile: SRTPProfile
 
