@@ -6,7 +6,7 @@ import WCSSession
 /// The reconnect spread in the real `wcs-agent` binary against the emulator: a server close waits
 /// a random time inside [0, W) and then resumes; a push (`wcs-agent reconnect`) during that wait goes
 /// at once; a token refused after a server restart logs in only after the spread (or at once when
-/// pushed); a loss on our side (a cut TCP connection) never waits for the spread.
+/// pushed, also from sleep); a loss on our side (a cut TCP connection) never waits for the spread.
 @Suite(.serialized) struct ReconnectSpreadAgentTests {
     /// The connection attempts the emulator logged for the agent's login since `since` (epoch seconds).
     static func attempts(_ h: AgentHarness, since: Double) throws -> [(time: Double, kind: String)] {
@@ -86,6 +86,22 @@ import WCSSession
             #expect(try JSONValue.parse(woke.output)["outcome"] == "logged_in")
             #expect(try Self.attempts(h, since: restartedAt).map(\.kind) == ["token_refused", "login"])
             #expect(try h.emulator.control.sessions().first?.registered == true)
+        }
+    }
+
+    @Test func aPushToASleepingAgentAfterARestartLogsInAtOnce() async throws {
+        try await onThread {
+            let h = try AgentHarness()
+            try h.start(extra: ["--reconnect-spread", "3600"])
+            #expect(try h.cli(["sleep", "--socket", h.socketPath]).code == 0)
+            let restartedAt = Date().timeIntervalSince1970
+            try h.emulator.control.restart()
+            // The push's resume is refused (the server lost the session): it logs in within the same
+            // attempt, it does not wait for the spread.
+            let woke = try h.cli(["reconnect", "--json", "--socket", h.socketPath])
+            #expect(try JSONValue.parse(woke.output)["outcome"] == "relogged_in")
+            #expect(try Self.attempts(h, since: restartedAt).map(\.kind) == ["token_refused", "login"])
+            #expect(try h.status()["state"] == "online")
         }
     }
 

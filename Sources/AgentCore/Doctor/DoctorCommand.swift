@@ -35,8 +35,9 @@ enum DoctorCommand {
             args.removeSubrange(i...(i + 1))
             if !args.contains("--config") { args += ["--config", line.configPath] }
             if !args.contains("--state-dir") { args += ["--state-dir", line.stateDirectory] }
+            args = withUnitCredential(args, "/etc/wcs-agent/\(line.name).sip-password")
         } else if !args.contains("--config"), !args.contains("--server"), FileManager.default.fileExists(atPath: defaultConfig) {
-            args += ["--config", defaultConfig]
+            args = withUnitCredential(args + ["--config", defaultConfig], "/etc/wcs-agent/sip-password")
         }
 
         var verdicts: [DoctorVerdict] = []
@@ -66,6 +67,15 @@ enum DoctorCommand {
         say(DoctorLocalChecks.audio(config))
         say(DoctorLocalChecks.stateDirectory(config))
         return finish(verdicts)
+    }
+
+    /// The units hand the SIP password over as a credential (`LoadCredential=` from `file`); run
+    /// by hand the doctor reads that file instead, unless a password file is given otherwise.
+    private static func withUnitCredential(_ args: [String], _ file: String) -> [String] {
+        let environment = ProcessInfo.processInfo.environment
+        guard !args.contains("--sip-password-file"), environment["CREDENTIALS_DIRECTORY"] == nil,
+              FileManager.default.fileExists(atPath: file) else { return args }
+        return args + ["--sip-password-file", file]
     }
 
     private static func finish(_ verdicts: [DoctorVerdict]) -> Int32 {
