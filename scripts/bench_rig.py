@@ -18,6 +18,16 @@ PY = "/usr/bin/python3"
 PASSWORD = "bench"
 
 
+def agent_binary():
+    """The wcs-agent the bench measures: $WCS_BENCH_AGENT when set, else the release build."""
+    return os.environ.get("WCS_BENCH_AGENT") or os.path.join(ROOT, ".build/release/wcs-agent")
+
+
+def peer_binary():
+    """The wcs-bench-peer of the far ends: $WCS_BENCH_PEER when set, else the release build."""
+    return os.environ.get("WCS_BENCH_PEER") or os.path.join(ROOT, ".build/release/wcs-bench-peer")
+
+
 def private_file(path, text):
     with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
         f.write(text)
@@ -67,7 +77,7 @@ class Agent:
 
     def __init__(self, rig, login, sink="null", max_calls=64):
         self.rig, self.login = rig, login
-        self.bin = os.path.join(ROOT, ".build/release/wcs-agent")
+        self.bin = agent_binary()
         base = os.path.join(rig.work, f"agent-{login}")
         os.makedirs(base)
         self.sock = os.path.join(base, "control.sock")

@@ -33,6 +33,8 @@ final class CallReceiveState: Sendable {
         var receiver: RTPReceiverStats?
         var counters = Snapshot()
         var lastArrival: Double?
+        var audioSeen = false
+        var firstAudioHook: (@Sendable () -> Void)?
     }
 
     private let clockRate: Int
@@ -53,22 +55,45 @@ final class CallReceiveState: Sendable {
     // MARK: Loop thread
 
     /// Records an RTP packet's reception (audio or telephone event); `audioPayload`, when given,
-    /// is copied into the jitter buffer's reused storage. Returns true for the first packet of the call.
+    /// is copied into the jitter buffer's reused storage. Returns true for the first packet of the
+    /// call. The first audio packet also runs the `onFirstAudioPacket` hook (after the lock).
     func record(_ header: RTPHeader, payloadBytes: Int, audioPayload: ArraySlice<UInt8>?, arrival: Double) -> Bool {
-        state.withLock { state in
-            let first = state.lastArrival == nil
-            state.lastArrival = arrival
-            state.counters.packetsReceived += 1
-            state.counters.bytesReceived += payloadBytes
-            if state.receiver == nil { state.receiver = RTPReceiverStats(ssrc: header.ssrc, clockRate: clockRate) }
-            state.receiver?.record(header, payloadBytes: payloadBytes, arrival: arrival)
-            if let audioPayload {
-                audioPayload.withUnsafeBytes { bytes in
-                    _ = state.jitter.insert(seq: header.sequenceNumber, timestamp: header.timestamp, payloadBytes: bytes,
-                                            arrival: arrival, ssrc: header.ssrc)
-                }
+        let (first, hook) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
+            var hook: (@Sendable () -> Void)?
+            if audioPayload != nil && !state.audioSeen {
+                state.audioSeen = true
+                hook = state.firstAudioHook
+                state.firstAudioHook = nil
             }
-            return first
+            return (recordLocked(&state, header, payloadBytes: payloadBytes, audioPayload: audioPayload, arrival: arrival), hook)
+        }
+        hook?()
+        return first
+    }
+
+    private func recordLocked(_ state: inout Guarded, _ header: RTPHeader, payloadBytes: Int, audioPayload: ArraySlice<UInt8>?,
+                              arrival: Double) -> Bool {
+        let first = state.lastArrival == nil
+        state.lastArrival = arrival
+        state.counters.packetsReceived += 1
+        state.counters.bytesReceived += payloadBytes
+        if state.receiver == nil { state.receiver = RTPReceiverStats(ssrc: header.ssrc, clockRate: clockRate) }
+        state.receiver?.record(header, payloadBytes: payloadBytes, arrival: arrival)
+        if let audioPayload {
+            audioPayload.withUnsafeBytes { bytes in
+                _ = state.jitter.insert(seq: header.sequenceNumber, timestamp: header.timestamp, payloadBytes: bytes,
+                                        arrival: arrival, ssrc: header.ssrc)
+            }
+        }
+        return first
+    }
+
+    /// Sets what runs once, on the thread that records it, right after the call's first audio
+    /// packet went into the jitter buffer (the audio engine's early playout). Not run for a packet
+    /// recorded before it was set.
+    func onFirstAudioPacket(_ hook: @escaping @Sendable () -> Void) {
+        state.withLock { state in
+            if !state.audioSeen { state.firstAudioHook = hook }
         }
     }
 
