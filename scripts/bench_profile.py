@@ -2,6 +2,7 @@
 """make bench-profile: where one call's CPU goes in the agent (a focused run, not part of make bench).
 
     python3 scripts/bench_profile.py [--calls 1,16] [--seconds 10] [--record] [--agent BIN]
+    python3 scripts/bench_profile.py --first-audio 20 [--agent BIN]
 
 For each count the agent (release build, or --agent BIN, e.g. the static .build-deb one) answers
 that many wcs-bench-peer calls through the emulator, as in the scaling table; after 2 s to settle,
@@ -11,7 +12,9 @@ over one window of `--seconds`:
   raw_syscalls:sys_enter; needs root or perf_event_paranoid <= 1), with the RTP packets per
   second both ways, so the figure per packet can be read off;
 - with --record, a `perf record -g` profile of the agent: the top shared objects and symbols.
-Prints one block per count and writes .build/bench-profile.json. Runs on 127.0.0.1 only.
+With --first-audio N it runs N of the bench's wake tries instead (the emulator's aiortc leg calls
+the sleeping agent) and prints offer -> first decoded audio (the agent's own `latency_ms`): median,
+min and max. Prints one block per count and writes .build/bench-profile.json. Runs on 127.0.0.1 only.
 """
 import argparse
 import collections
@@ -27,6 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_peer  # noqa: E402
 from bench_proc import Window, loadavg  # noqa: E402
 from bench_rig import ROOT, Agent, Rig  # noqa: E402
+from bench_wake import wake_tries  # noqa: E402
 
 SETTLE = 2.0
 
@@ -136,15 +140,37 @@ def print_row(row):
             print("   ", line)
 
 
+def first_audio(tries):
+    rig = Rig(["1001"])
+    try:
+        agent = Agent(rig, "1001")
+        result = wake_tries(rig, agent, tries)
+    finally:
+        rig.stop()
+    values = sorted(result["offer_to_first_audio"])
+    if not values:
+        print(f"no try succeeded: {result.get('errors')}")
+        return
+    print(f"offer -> first decoded audio over {len(values)} tries ({result['failed']} failed): median "
+          f"{values[len(values) // 2]:.1f} ms, min {values[0]:.1f}, max {values[-1]:.1f}; load {loadavg():.1f}; "
+          f"agent log: {rig.work}/agent-1001/agent.log")
+    with open(os.path.join(ROOT, ".build/bench-profile.json"), "w") as f:
+        json.dump({"agent": os.environ.get("WCS_BENCH_AGENT"), "first_audio": result}, f, indent=1)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--calls", default="1,16")
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--record", action="store_true", help="also a perf record -g CPU profile")
     parser.add_argument("--agent", help="agent binary (default: the bench's, see bench_rig.agent_binary)")
+    parser.add_argument("--first-audio", type=int, metavar="N", help="N wake tries: offer -> first decoded audio")
     args = parser.parse_args()
     if args.agent:
         os.environ["WCS_BENCH_AGENT"] = os.path.abspath(args.agent)
+    if args.first_audio:
+        first_audio(args.first_audio)
+        return
     names = syscall_names()
     rig = Rig(["1001"])
     rows = []
