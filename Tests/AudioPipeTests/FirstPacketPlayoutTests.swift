@@ -57,7 +57,9 @@ import Testing
             let frame = TestSignal.frames(TestSignal.speechLike(count: 960 * (index + 1)))[index]
             let payload = try encoder.encode(frame)
             let header = RTPHeader(payloadType: 111, sequenceNumber: UInt16(index), timestamp: UInt32(index * 960), ssrc: 9)
-            _ = receive.record(header, payloadBytes: payload.count, audioPayload: payload[...], arrival: MonotonicTime.now())
+            if receive.record(header, payloadBytes: payload.count, audioPayload: payload[...], arrival: MonotonicTime.now()).firstAudio {
+                receive.firstAudioRecorded()
+            }
         }
     }
 
@@ -101,18 +103,25 @@ import Testing
         let calls = Counter()
         receive.onFirstAudioPacket { calls.add() }
         let event = RTPHeader(payloadType: 101, sequenceNumber: 1, timestamp: 0, ssrc: 9)
-        _ = receive.record(event, payloadBytes: 4, audioPayload: nil, arrival: 1)
-        #expect(calls.count == 0, "a telephone-event packet has no audio to play")
+        let dtmf = receive.record(event, payloadBytes: 4, audioPayload: nil, arrival: 1)
+        #expect(dtmf.firstPacket && !dtmf.firstAudio, "a telephone-event packet has no audio to play")
         let audio: [UInt8] = [0xF8, 0xFF, 0xFE]
+        var firstAudio: [Bool] = []
         for sequence in 2...4 {
             let header = RTPHeader(payloadType: 111, sequenceNumber: UInt16(sequence), timestamp: UInt32(sequence * 960), ssrc: 9)
-            _ = receive.record(header, payloadBytes: audio.count, audioPayload: audio[...], arrival: 1 + Double(sequence) * 0.02)
+            let recorded = receive.record(header, payloadBytes: audio.count, audioPayload: audio[...],
+                                          arrival: 1 + Double(sequence) * 0.02)
+            #expect(!recorded.firstPacket)
+            firstAudio.append(recorded.firstAudio)
         }
-        #expect(calls.count == 1)
+        #expect(firstAudio == [true, false, false])
+        #expect(calls.count == 0, "the hook waits for the receive path's go (after it announced the packet)")
+        receive.firstAudioRecorded()
+        receive.firstAudioRecorded()
+        #expect(calls.count == 1, "once")
         let late = Counter()
         receive.onFirstAudioPacket { late.add() }
-        let header = RTPHeader(payloadType: 111, sequenceNumber: 5, timestamp: 5 * 960, ssrc: 9)
-        _ = receive.record(header, payloadBytes: audio.count, audioPayload: audio[...], arrival: 1.2)
+        receive.firstAudioRecorded()
         #expect(late.count == 0, "a hook set after the first audio packet never runs")
     }
 }

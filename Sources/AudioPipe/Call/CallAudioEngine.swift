@@ -12,9 +12,9 @@ import Synchronization
 /// instead (the audio timestamp keeps pace through `RTPPacketizer.skip`); send an RTCP compound
 /// when `RTCPScheduler` says so; then play one slot out of the jitter buffer into the sink
 /// (`CallPlayout`: decode, recover from FEC, conceal with a fade, or silence). Nothing here
-/// blocks on I/O: sources and sinks buffer in the background and `ICEAgent.send` only queues.
+/// blocks on I/O: sources and sinks buffer in the background and `ICEAgent.send` is a non-blocking UDP send.
 /// The frame, payload, packet and playout buffers are reused for every tick; what still allocates
-/// per frame is SRTP's protected copy and the send queue's datagram.
+/// per frame is SRTP's protected copy. `ICEAgent.send` sends on this thread (no loop job).
 ///
 /// The call's first received audio packet does not wait for the next tick: `CallReceiveState`
 /// reports it and the clock runs this call's playout at once (`MediaClock.requestPlayout`). The

@@ -54,21 +54,34 @@ final class CallReceiveState: Sendable {
 
     // MARK: Loop thread
 
+    /// What `record` found.
+    struct Recorded {
+        /// The call's first RTP packet (audio or telephone event).
+        let firstPacket: Bool
+        /// The call's first audio packet: call `firstAudioRecorded()` once the first packet is announced.
+        let firstAudio: Bool
+    }
+
     /// Records an RTP packet's reception (audio or telephone event); `audioPayload`, when given,
-    /// is copied into the jitter buffer's reused storage. Returns true for the first packet of the
-    /// call. The first audio packet also runs the `onFirstAudioPacket` hook (after the lock).
-    func record(_ header: RTPHeader, payloadBytes: Int, audioPayload: ArraySlice<UInt8>?, arrival: Double) -> Bool {
-        let (first, hook) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
-            var hook: (@Sendable () -> Void)?
-            if audioPayload != nil && !state.audioSeen {
-                state.audioSeen = true
-                hook = state.firstAudioHook
-                state.firstAudioHook = nil
-            }
-            return (recordLocked(&state, header, payloadBytes: payloadBytes, audioPayload: audioPayload, arrival: arrival), hook)
+    /// is copied into the jitter buffer's reused storage.
+    func record(_ header: RTPHeader, payloadBytes: Int, audioPayload: ArraySlice<UInt8>?, arrival: Double) -> Recorded {
+        state.withLock { state in
+            let firstAudio = audioPayload != nil && !state.audioSeen
+            if firstAudio { state.audioSeen = true }
+            let first = recordLocked(&state, header, payloadBytes: payloadBytes, audioPayload: audioPayload, arrival: arrival)
+            return Recorded(firstPacket: first, firstAudio: firstAudio)
+        }
+    }
+
+    /// Runs the `onFirstAudioPacket` hook, once (the audio engine then plays the packet at once).
+    /// The receive path calls it after `record` said `firstAudio` and after it announced the
+    /// first packet, so the first decoded audio is never reported before the first packet.
+    func firstAudioRecorded() {
+        let hook = state.withLock { state in
+            defer { state.firstAudioHook = nil }
+            return state.firstAudioHook
         }
         hook?()
-        return first
     }
 
     private func recordLocked(_ state: inout Guarded, _ header: RTPHeader, payloadBytes: Int, audioPayload: ArraySlice<UInt8>?,
@@ -88,9 +101,9 @@ final class CallReceiveState: Sendable {
         return first
     }
 
-    /// Sets what runs once, on the thread that records it, right after the call's first audio
-    /// packet went into the jitter buffer (the audio engine's early playout). Not run for a packet
-    /// recorded before it was set.
+    /// Sets what `firstAudioRecorded()` runs once, right after the call's first audio packet went
+    /// into the jitter buffer (the audio engine's early playout). Not run for a packet recorded
+    /// before it was set.
     func onFirstAudioPacket(_ hook: @escaping @Sendable () -> Void) {
         state.withLock { state in
             if !state.audioSeen { state.firstAudioHook = hook }

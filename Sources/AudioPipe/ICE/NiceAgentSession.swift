@@ -45,6 +45,8 @@ final class NiceAgentSession {
     private var gatherTimer: LoopTimer?
     private var gatherStarted = ContinuousClock.now
     private var connectTimer: LoopTimer?
+    /// The storage `received` reuses for every datagram.
+    private var receivedDatagram: [UInt8] = []
 
     init(configuration: ICEConfiguration) throws {
         try configuration.validate()
@@ -304,10 +306,13 @@ final class NiceAgentSession {
             + "\(pair.remote.address):\(pair.remote.port) \(pair.remote.type.token)")
     }
 
-    func received(componentID: guint, datagram: [UInt8]) {
-        guard componentID == 1 else { return }
-        guard !isClosed else { return }
-        receiveHandler?(datagram)
+    /// One datagram from libnice, copied into `received`'s storage, which is reused for the next
+    /// one (no new array per packet unless the handler keeps the array it was given).
+    func received(componentID: guint, bytes: UnsafeRawBufferPointer) {
+        guard componentID == 1, !isClosed, let receiveHandler else { return }
+        receivedDatagram.removeAll(keepingCapacity: true)
+        receivedDatagram.append(contentsOf: bytes)
+        receiveHandler(receivedDatagram)
     }
 
     private func connectTimedOut() {
