@@ -23,7 +23,7 @@ APT_PACKAGES += prometheus
 BENCH_APT_PACKAGES := python3-venv python3-dev gcc
 SWIFT_FLAGS ?=
 QUICK ?=
-VERSION := $(shell sed -n 's/.*static let version = "\([^"]*\)".*/\1/p' Sources/AgentCore/AgentCore.swift)
+VERSION := $(shell sed -n 's/.*static let version = "\([^"]*\)".*/\1/p' Sources/AgentControl/AgentVersion.swift)
 DEB := $(CURDIR)/.build-deb/wcs-agent_$(VERSION)_$(shell dpkg --print-architecture).deb
 
 .PHONY: deps bench-deps build release deb deb-lint test demo bench fleet mutate fuzz fuzz-build clean
