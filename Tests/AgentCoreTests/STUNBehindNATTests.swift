@@ -20,7 +20,7 @@ struct STUNBehindNATTests {
         let relatedAddress: String?
 
         /// Parses `a=candidate:F C udp PRIO ADDR PORT typ TYPE [raddr A rport P]`; nil for other lines.
-        init?(line: some StringProtocol) {
+        init?(line: String) {
             let words = line.split(separator: " ").map(String.init)
             guard line.hasPrefix("a=candidate:"), words.count >= 8, words[6] == "typ", let port = Int(words[5]) else { return nil }
             address = words[4]
@@ -47,7 +47,7 @@ struct STUNBehindNATTests {
             }
 
             let answer = try #require(try h.emulator.control.call(id)?.answerSdp, "the emulator holds no answer SDP")
-            let candidates = answer.split(whereSeparator: \.isNewline).compactMap { Candidate(line: $0) }
+            let candidates = answer.split(whereSeparator: \.isNewline).compactMap { Candidate(line: String($0)) }
             let reflexive = try #require(candidates.first { $0.type == "srflx" }, "no srflx candidate in the answer:\n\(answer)")
             #expect(reflexive.address == nat.natAddress && reflexive.relatedAddress == nat.privateAddress, "\(reflexive)")
             #expect(candidates.contains { $0.type == "host" && $0.address == nat.privateAddress }, "\(candidates)")
