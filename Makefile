@@ -20,6 +20,8 @@ APT_PACKAGES += iproute2
 APT_PACKAGES += nftables
 # alsa: sources and sinks link alsa-lib (ALSAIOTests use its file and null plugins; no card needed).
 APT_PACKAGES += libasound2-dev
+# ALSAPulseAudioTests: a private PulseAudio (null sink) through ALSA's pulse plugin: a clocked device that underruns.
+APT_PACKAGES += pulseaudio libasound2-plugins
 # MetricsTests check the exposition with promtool and scrape the daemon with a real Prometheus.
 APT_PACKAGES += prometheus
 # make bench only (CI does not run it): a venv for PyPI's `pesq`, which builds a C extension.
