@@ -9,12 +9,15 @@ APT_PACKAGES := pkg-config libwebsockets-dev libglib2.0-dev libnice-dev libopus-
 APT_PACKAGES += systemd
 # strace watches the real daemon's fsync calls (DurableWritesTests).
 APT_PACKAGES += strace
-# make deb: dpkg-shlibdeps (dpkg-dev), strip (binutils), man pages checked by lintian (make deb-lint).
-APT_PACKAGES += dpkg-dev binutils
+# make deb: dpkg-shlibdeps (dpkg-dev), strip (binutils), man pages checked by lintian (make deb-lint);
+# PackageInstallTests render the installed man page with man (man-db).
+APT_PACKAGES += dpkg-dev binutils man-db
 # TURNRelayTests run calls through a real coturn (turnserver) on loopback.
 APT_PACKAGES += coturn
 # NetworkChangeTests put the agent in a network namespace with a veth pair (ip netns, as root).
 APT_PACKAGES += iproute2
+# STUNBehindNATTests put the agent on a private LAN behind an nft MASQUERADE router (namespaces, as root).
+APT_PACKAGES += nftables
 # alsa: sources and sinks link alsa-lib (ALSAIOTests use its file and null plugins; no card needed).
 APT_PACKAGES += libasound2-dev
 # MetricsTests check the exposition with promtool and scrape the daemon with a real Prometheus.
@@ -29,6 +32,7 @@ DEB := $(CURDIR)/.build-deb/wcs-agent_$(VERSION)_$(shell dpkg --print-architectu
 .PHONY: deps bench-deps build release deb deb-lint test demo bench fleet mutate fuzz fuzz-build clean
 
 # Installs the Debian packages the build and tests need; does nothing when all are present.
+# No Recommends: everything a test uses is listed here (prometheus alone would pull node-exporter).
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -36,7 +40,7 @@ deps:
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-		$$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y $$missing; \
+		$$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y --no-install-recommends $$missing; \
 	fi
 
 build: deps
@@ -54,7 +58,7 @@ deb: deps
 # lintian on the package (installs lintian; not part of make test: it takes a minute).
 deb-lint: deb
 	@dpkg-query -W -f='$${Status}' lintian 2>/dev/null | grep -q "install ok installed" || \
-		{ SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; $$SUDO apt-get install -y lintian; }
+		{ SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; $$SUDO apt-get install -y --no-install-recommends lintian; }
 	lintian --fail-on error --info $(DEB)
 
 # The package test (PackageInstallTests, root only) installs the .deb that `make deb` built.

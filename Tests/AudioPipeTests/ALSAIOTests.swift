@@ -1,3 +1,4 @@
+import CALSA
 import Foundation
 import Testing
 import TestSupport
@@ -9,27 +10,40 @@ import TestSupport
 @Suite(.serialized) struct ALSAIOTests {
     /// Runs `body` with `$HOME` pointing at a directory whose .asoundrc defines `testcap` and `testplay`.
     static func withTestDevices(_ body: (TemporaryDirectory) throws -> Void) throws {
+        try withAsoundrc({ scratch in
+            let tone = (0..<96_000).map { Int16(8000 * sin(2 * Double.pi * 440 * Double($0) / 48_000)) }
+            try tone.withUnsafeBytes { Data($0) }.write(to: URL(fileURLWithPath: scratch.file("in.raw")))
+            return """
+            pcm.testcap {
+                type file
+                slave.pcm "null"
+                file "/dev/null"
+                infile "\(scratch.file("in.raw"))"
+                format "raw"
+            }
+            pcm.testplay {
+                type file
+                slave.pcm "null"
+                file "\(scratch.file("out.raw"))"
+                format "raw"
+            }
+            """
+        }, body)
+    }
+
+    /// Runs `body` with `$HOME` pointing at a fresh directory whose .asoundrc is what `asoundrc` returns
+    /// (it may write files into the directory first). alsa-lib caches its configuration and only
+    /// notices a change of alsa.conf, not of ~/.asoundrc, so the cache is dropped on the way in and out.
+    static func withAsoundrc(_ asoundrc: (TemporaryDirectory) throws -> String, _ body: (TemporaryDirectory) throws -> Void) throws {
         let scratch = try TemporaryDirectory(prefix: "alsa-test")
-        let tone = (0..<96_000).map { Int16(8000 * sin(2 * Double.pi * 440 * Double($0) / 48_000)) }
-        try tone.withUnsafeBytes { Data($0) }.write(to: URL(fileURLWithPath: scratch.file("in.raw")))
-        try """
-        pcm.testcap {
-            type file
-            slave.pcm "null"
-            file "/dev/null"
-            infile "\(scratch.file("in.raw"))"
-            format "raw"
-        }
-        pcm.testplay {
-            type file
-            slave.pcm "null"
-            file "\(scratch.file("out.raw"))"
-            format "raw"
-        }
-        """.write(toFile: scratch.file(".asoundrc"), atomically: true, encoding: .utf8)
+        try asoundrc(scratch).write(toFile: scratch.file(".asoundrc"), atomically: true, encoding: .utf8)
         let home = ProcessInfo.processInfo.environment["HOME"]
         setenv("HOME", scratch.path, 1)
-        defer { if let home { setenv("HOME", home, 1) } else { unsetenv("HOME") } }
+        snd_config_update_free_global()
+        defer {
+            if let home { setenv("HOME", home, 1) } else { unsetenv("HOME") }
+            snd_config_update_free_global()
+        }
         try body(scratch)
     }
 
