@@ -44,11 +44,11 @@ import Testing
             let decoded = decoded
             let setup = CallAudioEngine.Setup(
                 codec: FirstPacketPlayoutTests.opus, configuration: CallMediaConfiguration(),
-                srtp: try SRTPSession(keyMaterial: keys), send: { _ in }, source: ToneSource(frequency: 440), sink: sink,
+                send: { _ in }, source: ToneSource(frequency: 440), sink: sink,
                 receive: receive, sendState: sendState, sends: true, ssrc: 1, cname: "first-packet",
                 ntpClock: NTPClock(monotonicNow: MonotonicTime.now()), telephoneEventPT: nil, rtcpMinimumInterval: 5,
                 firstAudioDecoded: { decoded.add() })
-            engine = try CallAudioEngine(setup: setup, clock: clock)
+            engine = try CallAudioEngine(setup: setup, srtp: try SRTPSender(keyMaterial: keys), clock: clock)
         }
 
         /// Records Opus packet `index` of a speech-like stream as arriving now.
