@@ -52,11 +52,9 @@ public final class MainLoop: @unchecked Sendable { // @unchecked: holds GMainCon
         self.context = context
         self.loop = g_main_loop_new(context, 0)!
         let started = DispatchSemaphore(value: 0)
-        let thread = Thread { [self] in
+        NamedThread.start(name) { [self] in
             threadMain(started: started)
         }
-        thread.name = name
-        thread.start()
         started.wait()
     }
 

@@ -41,9 +41,7 @@ public enum HookProcess {
     /// Runs `command` and returns how it ended, at the latest shortly after `timeout` seconds.
     public static func run(_ command: String, environment: [String: String], timeout: Double) async -> HookOutcome {
         await withCheckedContinuation { (continuation: CheckedContinuation<HookOutcome, Never>) in
-            let thread = Thread { continuation.resume(returning: runBlocking(command, environment: environment, timeout: timeout)) }
-            thread.name = "wcs-hook"
-            thread.start()
+            NamedThread.start("wcs-hook") { continuation.resume(returning: runBlocking(command, environment: environment, timeout: timeout)) }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MainLoop
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -45,9 +46,7 @@ final class PromptSession: Sendable {
     /// the exit code.
     func run() throws -> Int32 {
         try attach()
-        let thread = Thread { [self] in eventLoop() }
-        thread.stackSize = 1 << 20
-        thread.start()
+        NamedThread.start("prompt-events", stackSize: 1 << 20) { [self] in eventLoop() }
         if live { readKeys() } else { readLines() }
         return display.withLock { display in
             display.screen.finish(display.exitMessage)

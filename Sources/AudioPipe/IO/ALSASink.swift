@@ -30,9 +30,7 @@ public final class ALSASink: AudioSink, Sendable {
         self.device = device
         pcm = try ALSAPCM(name: device, capture: false)
         shared = ConditionLock(Shared(ring: SampleRing(capacity: max(try bufferCapacity(milliseconds: bufferMilliseconds), 2 * pcm.periodFrames))))
-        let thread = Thread { [self] in play() }
-        thread.name = "alsa-sink"
-        thread.start()
+        NamedThread.start("alsa-sink") { [self] in play() }
     }
 
     deinit { try? close() }

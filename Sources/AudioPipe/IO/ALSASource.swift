@@ -31,9 +31,7 @@ public final class ALSASource: AudioSource, Sendable {
         self.device = device
         pcm = try ALSAPCM(name: device, capture: true)
         shared = ConditionLock(Shared(ring: SampleRing(capacity: max(try bufferCapacity(milliseconds: bufferMilliseconds), 2 * pcm.periodFrames))))
-        let thread = Thread { [self] in capture() }
-        thread.name = "alsa-source"
-        thread.start()
+        NamedThread.start("alsa-source") { [self] in capture() }
     }
 
     deinit { close() }

@@ -51,9 +51,7 @@ final class BackgroundPCMReader: Sendable {
         self.onEnd = onEnd
         shared = ConditionLock(Shared(ring: SampleRing(capacity: max(capacity, 2 * Self.chunkSamples))))
         wake = try WakePipe()
-        let thread = Thread { [self] in run() }
-        thread.name = name
-        thread.start()
+        NamedThread.start(name) { [self] in run() }
     }
 
     /// Underruns so far: reads that found fewer samples than asked before the end of the stream.

@@ -44,9 +44,7 @@ final class BackgroundPCMWriter: Sendable {
         self.afterWrite = afterWrite
         shared = ConditionLock(Shared(ring: SampleRing(capacity: max(capacity, 2 * Self.chunkSamples))))
         wake = try WakePipe()
-        let thread = Thread { [self] in run() }
-        thread.name = name
-        thread.start()
+        NamedThread.start(name) { [self] in run() }
     }
 
     /// Samples dropped because the ring was full.

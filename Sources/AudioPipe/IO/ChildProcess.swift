@@ -51,9 +51,7 @@ final class ChildProcess: Sendable {
     init(command: String, standardInput: Redirect, standardOutput: Redirect,
          onExit: (@Sendable (ProcessExitStatus) -> Void)? = nil) throws {
         pid = try Self.spawn(command, standardInput, standardOutput)
-        let thread = Thread { [self] in reap(onExit) }
-        thread.name = "audio-command-reaper"
-        thread.start()
+        NamedThread.start("audio-reaper") { [self] in reap(onExit) }
     }
 
     /// The exit status, once the shell has exited.
