@@ -65,9 +65,9 @@ class EventStream:
 class Agent:
     """One `wcs-agent run` (auto answer, tone source) logged in to the emulator as `login`."""
 
-    def __init__(self, rig, login, sink="null", max_calls=64):
+    def __init__(self, rig, login, sink="null", max_calls=64, extra_args=(), binary=None):
         self.rig, self.login = rig, login
-        self.bin = os.path.join(ROOT, ".build/release/wcs-agent")
+        self.bin = binary or os.path.join(ROOT, ".build/release/wcs-agent")
         base = os.path.join(rig.work, f"agent-{login}")
         os.makedirs(base)
         self.sock = os.path.join(base, "control.sock")
@@ -76,7 +76,7 @@ class Agent:
             [self.bin, "run", "--config", config, "--server", rig.url, "--sip-login", login,
              "--sip-password-file", rig.password_file, "--state-dir", os.path.join(base, "state"),
              "--socket", self.sock, "--answer", "auto", "--audio-source", "tone:880", "--audio-sink", sink,
-             "--media-address", "127.0.0.1"],
+             "--media-address", "127.0.0.1", *extra_args],
             stderr=open(os.path.join(base, "agent.log"), "w"))
         rig.procs.append(self.proc)
         wait(f"agent {login} online", lambda: self.status().get("state") == "online", timeout=60)

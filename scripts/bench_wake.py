@@ -57,3 +57,98 @@ def reconnect_times(agent, tries):
         times.append(agent.command("reconnect"))
         agent.events.drain()
     return times
+
+
+# --- Standalone: `python3 scripts/bench_wake.py [--tries N] [--trace]` ------------------------------
+# The wake part of `make bench` alone (release build, one agent, one emulator), with p50/p95. With
+# --trace the agent runs at log level debug and each try is cut into stages from the two logs'
+# timestamps (ms resolution, wall clock, same machine): see STAGES.
+
+STAGES = [  # (name, log, regular expression of the first line after the push that marks it)
+    ("request at the agent", "agent", r"agent: resuming the server session by token"),
+    ("lws connect started", "agent", r"transport: connecting to "),
+    ("WebSocket open", "agent", r"transport: WebSocket to .* open after"),
+    ("server resumed", "emulator", r"sessions: .* resumed session "),
+    ("getUserData at the agent", "agent", r"session: ← getUserData"),
+    ("resume returned", "agent", r"session: resumed session .* by token"),
+]
+
+
+def _log_times(path, kind, day):
+    """(epoch seconds, text) for each timestamped line of an agent or emulator log."""
+    import calendar
+    import re
+    out = []
+    if kind == "agent":
+        pattern = re.compile(r"^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)\.(\d{3})Z (.*)$")
+    else:
+        pattern = re.compile(r"^(\d\d):(\d\d):(\d\d)\.(\d{3}) (.*)$")
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = pattern.match(line.rstrip("\n"))
+            if not m:
+                continue
+            g = m.groups()
+            if kind == "agent":
+                t = calendar.timegm((int(g[0]), int(g[1]), int(g[2]), int(g[3]), int(g[4]), int(g[5]))) + int(g[6]) / 1000
+            else:
+                t = day + int(g[0]) * 3600 + int(g[1]) * 60 + int(g[2]) + int(g[3]) / 1000
+            out.append((t, g[-1]))
+    return out
+
+
+def stage_breakdown(rig, agent, pushes):
+    """{stage: [ms after the push, per try]} from the agent's and the emulator's logs."""
+    import os
+    import re
+    day = (int(pushes[0]) // 86400) * 86400 if pushes else 0
+    logs = {"agent": _log_times(os.path.join(rig.work, f"agent-{agent.login}", "agent.log"), "agent", day),
+            "emulator": _log_times(os.path.join(rig.work, "emulator.log"), "emulator", day)}
+    result = {name: [] for name, _, _ in STAGES}
+    for pushed in pushes:
+        for name, kind, expression in STAGES:
+            pattern = re.compile(expression)
+            # Both logs have ms resolution: a line in the push's own millisecond counts.
+            hit = next((t for t, text in logs[kind] if t >= pushed - 0.001 and pattern.search(text)), None)
+            if hit is not None:
+                result[name].append((hit - pushed) * 1000)
+    return result
+
+
+def main():
+    import argparse
+    from bench_proc import percentile
+    from bench_rig import Agent, Rig
+    parser = argparse.ArgumentParser(description="Wake latencies of a sleeping wcs-agent (release build).")
+    parser.add_argument("--tries", type=int, default=50)
+    parser.add_argument("--trace", action="store_true", help="agent at log level debug; stages from the logs")
+    parser.add_argument("--binary", default=None, help="wcs-agent to measure (default: .build/release/wcs-agent)")
+    args = parser.parse_args()
+    rig = Rig(["1001"])
+    try:
+        agent = Agent(rig, "1001", extra_args=["--log-level", "debug"] if args.trace else [], binary=args.binary)
+        time.sleep(1)
+        result = wake_tries(rig, agent, args.tries)
+        result["reconnect"] = reconnect_times(agent, args.tries)
+        pushes = sorted(p["time"] for p in rig.control("GET", f"/pushes?login={agent.login}"))
+        stages = stage_breakdown(rig, agent, pushes) if args.trace else {}
+    finally:
+        rig.stop()
+
+    def row(name, values):
+        p50, p95 = percentile(values, 0.5), percentile(values, 0.95)
+        text = "–" if p50 is None else f"{p50:7.1f} {p95:7.1f}"
+        print(f"  {name:<32} {text}   (n={len(values)})")
+    print(f"wake, {args.tries} tries, failed {result['failed']}; ms, p50 p95; logs: {rig.work}")
+    row("push -> session resumed", result["push_to_resumed"])
+    row("push -> first audio", result["push_to_first_audio"])
+    row("offer -> first audio", result["offer_to_first_audio"])
+    row("reconnect wall time", result["reconnect"])
+    if stages:
+        print("stages, ms after the push (log timestamps, ms resolution):")
+        for name, values in stages.items():
+            row(name, values)
+
+
+if __name__ == "__main__":
+    main()
