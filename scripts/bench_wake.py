@@ -98,21 +98,23 @@ def _log_times(path, kind, day):
 
 
 def stage_breakdown(rig, agent, pushes):
-    """{stage: [ms after the push, per try]} from the agent's and the emulator's logs."""
+    """[{stage: ms after the push}] per try, from the agent's and the emulator's logs."""
     import os
     import re
     day = (int(pushes[0]) // 86400) * 86400 if pushes else 0
     logs = {"agent": _log_times(os.path.join(rig.work, f"agent-{agent.login}", "agent.log"), "agent", day),
             "emulator": _log_times(os.path.join(rig.work, "emulator.log"), "emulator", day)}
-    result = {name: [] for name, _, _ in STAGES}
+    tries = []
     for pushed in pushes:
+        one = {}
         for name, kind, expression in STAGES:
             pattern = re.compile(expression)
             # Both logs have ms resolution: a line in the push's own millisecond counts.
             hit = next((t for t, text in logs[kind] if t >= pushed - 0.001 and pattern.search(text)), None)
             if hit is not None:
-                result[name].append((hit - pushed) * 1000)
-    return result
+                one[name] = (hit - pushed) * 1000
+        tries.append(one)
+    return tries
 
 
 def main():
@@ -131,7 +133,7 @@ def main():
         result = wake_tries(rig, agent, args.tries)
         result["reconnect"] = reconnect_times(agent, args.tries)
         pushes = sorted(p["time"] for p in rig.control("GET", f"/pushes?login={agent.login}"))
-        stages = stage_breakdown(rig, agent, pushes) if args.trace else {}
+        stages = stage_breakdown(rig, agent, pushes) if args.trace else []
     finally:
         rig.stop()
 
@@ -145,9 +147,20 @@ def main():
     row("offer -> first audio", result["offer_to_first_audio"])
     row("reconnect wall time", result["reconnect"])
     if stages:
+        # Each try's stages, then the bench's own arrival of `resumed` (same order as the pushes).
+        for one, resumed in zip(stages, result["push_to_resumed"] if not result["failed"] else []):
+            one["resumed event at the bench"] = resumed
+        names = [name for name, _, _ in STAGES] + ["resumed event at the bench"]
         print("stages, ms after the push (log timestamps, ms resolution):")
-        for name, values in stages.items():
-            row(name, values)
+        for name in names:
+            row(name, [one[name] for one in stages if name in one])
+        print("steps, ms from the stage before (per try):")
+        for before, after in zip(["push"] + names, names):
+            row(f"-> {after}", [one[after] - one.get(before, 0) for one in stages
+                                if after in one and (before == "push" or before in one)])
+        row("agent: request -> resume returned", [one["resume returned"] - one["request at the agent"]
+                                                  for one in stages if "resume returned" in one
+                                                  and "request at the agent" in one])
 
 
 if __name__ == "__main__":
