@@ -65,13 +65,14 @@ class EventStream:
 class Agent:
     """One `wcs-agent run` (auto answer, tone source) logged in to the emulator as `login`."""
 
-    def __init__(self, rig, login, sink="null", max_calls=64, extra_args=(), binary=None):
+    def __init__(self, rig, login, sink="null", max_calls=64, extra_args=(), binary=None, config_extra=""):
         self.rig, self.login = rig, login
         self.bin = binary or os.path.join(ROOT, ".build/release/wcs-agent")
         base = os.path.join(rig.work, f"agent-{login}")
         os.makedirs(base)
         self.sock = os.path.join(base, "control.sock")
-        config = private_file(os.path.join(base, "agent.conf"), f"[calls]\nmax_calls = {max_calls}\n")
+        self.base = base
+        config = private_file(os.path.join(base, "agent.conf"), f"[calls]\nmax_calls = {max_calls}\n{config_extra}")
         self.proc = subprocess.Popen(
             [self.bin, "run", "--config", config, "--server", rig.url, "--sip-login", login,
              "--sip-password-file", rig.password_file, "--state-dir", os.path.join(base, "state"),
