@@ -20,13 +20,15 @@ APT_PACKAGES += iproute2
 APT_PACKAGES += nftables
 # alsa: sources and sinks link alsa-lib (ALSAIOTests use its file and null plugins; no card needed).
 APT_PACKAGES += libasound2-dev
+# ALSAPulseAudioTests: a private PulseAudio (null sink) through ALSA's pulse plugin: a clocked device that underruns.
+APT_PACKAGES += pulseaudio libasound2-plugins
 # MetricsTests check the exposition with promtool and scrape the daemon with a real Prometheus.
 APT_PACKAGES += prometheus
 # make bench only (CI does not run it): a venv for PyPI's `pesq`, which builds a C extension.
 BENCH_APT_PACKAGES := python3-venv python3-dev gcc
 SWIFT_FLAGS ?=
 QUICK ?=
-VERSION := $(shell sed -n 's/.*static let version = "\([^"]*\)".*/\1/p' Sources/AgentCore/AgentCore.swift)
+VERSION := $(shell sed -n 's/.*static let version = "\([^"]*\)".*/\1/p' Sources/AgentControl/AgentVersion.swift)
 DEB := $(CURDIR)/.build-deb/wcs-agent_$(VERSION)_$(shell dpkg --print-architecture).deb
 
 .PHONY: deps bench-deps build release deb deb-lint test demo bench fleet mutate fuzz fuzz-build clean

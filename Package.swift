@@ -8,7 +8,10 @@ let package = Package(
     products: [
         .library(name: "WCSSession", targets: ["WCSSession"]),
         .library(name: "AudioPipe", targets: ["AudioPipe"]),
+        // The lean front users run (client verbs over the control socket, no heavy libraries) and
+        // the full binary it execs for everything else (the daemon, prompt, doctor, history).
         .executable(name: "wcs-agent", targets: ["wcs-agent"]),
+        .executable(name: "wcs-agentd", targets: ["wcs-agentd"]),
     ],
     targets: [
         // One system-library target per C library: a module map and, where Swift cannot call
@@ -22,10 +25,15 @@ let package = Package(
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
 
+        // JSONValue, the loosely typed JSON both protocols carry (FoundationEssentials only).
+        .target(name: "WCSJSON"),
+        // The control protocol's client side: wire, typed verbs, client, socket path resolution,
+        // config file parser. Glibc + FoundationEssentials only, so the lean front stays lean.
+        .target(name: "AgentControl", dependencies: ["WCSJSON"]),
         // The single GLib main-loop thread that drives libwebsockets and libnice.
         .target(name: "MainLoop", dependencies: ["CGLib"]),
         // Signaling plane: WebSocket + WCS JSON protocol, session and call state machines.
-        .target(name: "WCSSession", dependencies: ["MainLoop", "CWebSockets", "CSSL"], exclude: ["README.md"]),
+        .target(name: "WCSSession", dependencies: ["WCSJSON", "MainLoop", "CWebSockets", "CSSL"], exclude: ["README.md"]),
         // Media plane, one target per layer so the compiler holds the layering (as Pion's packages):
         // SDP offer/answer; RTP/RTCP and statistics; the jitter buffer (on RTP's unwrappers);
         // the codecs (Opus, G.711, resampling).
@@ -37,8 +45,14 @@ let package = Package(
         .target(name: "AudioPipe", dependencies: ["MainLoop", "AudioSDP", "AudioRTP", "AudioJitter", "AudioCodec", "CNice", "CSSL", "CALSA"],
                 exclude: ["README.md"]),
         // The daemon's logic (config, token store, control socket, policy), testable as a library.
-        .target(name: "AgentCore", dependencies: ["WCSSession", "AudioPipe", "CSSL"]),
-        .executableTarget(name: "wcs-agent", dependencies: ["AgentCore"]),
+        .target(name: "AgentCore", dependencies: ["AgentControl", "WCSSession", "AudioPipe", "CSSL"]),
+        // `wcs-agent`: the lean front. The Swift runtime is linked in (also in debug builds), so it
+        // loads libc, libm, libstdc++ and libgcc_s only and starts in a few milliseconds.
+        .executableTarget(name: "wcs-agent", dependencies: ["AgentControl"],
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"]), .linkedLibrary("_FoundationCollections"),
+                                          .linkedLibrary("_FoundationCShims"), .linkedLibrary("swiftSynchronization")]),
+        // `wcs-agentd`: the full binary (daemon and every other verb), exec'd by the front.
+        .executableTarget(name: "wcs-agentd", dependencies: ["AgentCore"]),
         // In-process media benchmarks for `make bench`.
         .executableTarget(name: "wcs-bench", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-bench"),
         // The far ends of many calls in one process (AudioPipe), driven by scripts/bench.py.
@@ -50,13 +64,16 @@ let package = Package(
         // Test support: starts the WCS emulator and talks to its control API.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MainLoopTests", dependencies: ["MainLoop"]),
+        .testTarget(name: "WCSJSONTests", dependencies: ["WCSJSON"]),
+        .testTarget(name: "AgentControlTests", dependencies: ["AgentControl"]),
         .testTarget(name: "WCSSessionTests", dependencies: ["WCSSession", "TestSupport"]),
         .testTarget(name: "AudioSDPTests", dependencies: ["AudioSDP", "TestSupport"]),
         .testTarget(name: "AudioRTPTests", dependencies: ["AudioRTP", "TestSupport"]),
         .testTarget(name: "AudioJitterTests", dependencies: ["AudioJitter", "AudioRTP", "TestSupport"]),
         .testTarget(name: "AudioCodecTests", dependencies: ["AudioCodec", "AudioPipe", "TestSupport"]),
         .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "CSRTP", "TestSupport"]),
-        .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "AudioPipe", "TestSupport", "wcs-agent"]),
+        // wcs-agent and wcs-agentd are built by `swift build --build-tests` (every product); the tests run them.
+        .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "AudioPipe", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

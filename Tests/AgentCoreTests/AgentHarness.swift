@@ -28,6 +28,11 @@ final class AgentHarness: @unchecked Sendable {
         return dir.appendingPathComponent("wcs-agent").path
     }
 
+    /// The full binary (`wcs-agentd`) built next to the lean front `binary`, which execs it.
+    static var fullBinary: String {
+        URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("wcs-agentd").path
+    }
+
     /// - Parameter emulatorArguments: receives the harness (for paths) and returns extra emulator flags.
     init(password: String = AgentHarness.password, media: EmulatorProcess.Media = .fixed, binary: String = AgentHarness.binary,
          emulatorArguments: (TemporaryDirectory) -> [String] = { _ in [] }) throws

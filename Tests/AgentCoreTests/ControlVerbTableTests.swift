@@ -22,6 +22,14 @@ import WCSSession
         #expect(ControlVerbs.byName["reload"] != nil)
     }
 
+    /// The client's verb table (AgentControl) and the daemon's handlers (AgentCore) name the same
+    /// verbs in the same order: a verb without a handler, or a handler without a verb, fails here.
+    @Test func everyVerbHasOneHandler() {
+        #expect(ControlHandlers.all.map(\.name) == ControlVerbs.all.map(\.name))
+        #expect(StatusResult.online == AgentPhase.online.rawValue)
+        #expect(ClientCommands.defaultSocketPath == AgentConfig.defaultSocketPath)
+    }
+
     @Test func theDocumentedWireNamesAreTheTypes() throws {
         #expect(try ControlCoding.json(DTMFArguments(digits: "12#", type: "info", callId: "c1"))
                 == ["digits": "12#", "type": "info", "call_id": "c1"])

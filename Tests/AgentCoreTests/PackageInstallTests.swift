@@ -46,13 +46,22 @@ import TestSupport
         #expect(!depends.lowercased().contains("swift") && !depends.contains("libsrtp2"), "Depends: \(depends)")
         #expect(InstalledPackage.query("${Conffiles}")?.contains("/etc/wcs-agent/wcs-agent.conf ") == true)
         let files = try packagedFiles()
-        for path in ["/usr/bin/wcs-agent", "/usr/share/man/man8/wcs-agent.8.gz", "/usr/share/man/man5/wcs-agent.conf.5.gz",
+        for path in ["/usr/bin/wcs-agent", "/usr/lib/wcs-agent/wcs-agentd", "/usr/share/man/man8/wcs-agent.8.gz", "/usr/share/man/man5/wcs-agent.conf.5.gz",
                      "/usr/share/bash-completion/completions/wcs-agent", "/usr/share/doc/wcs-agent/copyright",
                      "/etc/wcs-agent/wcs-agent.conf"] + units {
             #expect(files.contains(path), "the package lacks \(path)")
         }
-        let ldd = try run("/usr/bin/ldd", ["/usr/bin/wcs-agent"])
-        #expect(ldd.status == 0 && !ldd.output.contains("/opt/swift") && !ldd.output.contains("not found"), "ldd:\n\(ldd.output)")
+        for binary in ["/usr/bin/wcs-agent", "/usr/lib/wcs-agent/wcs-agentd"] {
+            let ldd = try run("/usr/bin/ldd", [binary])
+            #expect(ldd.status == 0 && !ldd.output.contains("/opt/swift") && !ldd.output.contains("not found"), "ldd \(binary):\n\(ldd.output)")
+        }
+        // The lean front needs nothing but the C and C++ runtimes (no GLib, lws, libnice, OpenSSL, ICU).
+        let front = try run("/usr/bin/ldd", ["/usr/bin/wcs-agent"]).output.split(separator: "\n").compactMap { line in
+            line.split(whereSeparator: \.isWhitespace).first.map(String.init)
+        }
+        let allowed: Set<String> = ["linux-vdso.so.1", "libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1", "/lib64/ld-linux-x86-64.so.2",
+                                    "linux-gate.so.1", "/lib/ld-linux-aarch64.so.1", "ld-linux-aarch64.so.1"]
+        #expect(front.allSatisfy(allowed.contains), "the front loads more than the C/C++ runtimes: \(front)")
         let man = try run("/usr/bin/man", ["--warnings", "-l", "/usr/share/man/man5/wcs-agent.conf.5.gz"])
         #expect(man.output.contains("turn_password_file"), "wcs-agent.conf(5) lacks the [media] keys")
     }
@@ -68,11 +77,12 @@ import TestSupport
         }
     }
 
-    /// With /opt/swift hidden the test build cannot even start, while the installed binary prints
-    /// its version and answers a WebRTC call from the emulator with audio both ways.
+    /// With /opt/swift hidden the test build of the full binary cannot even start, while the
+    /// installed front prints its version and (through the installed full binary) answers a WebRTC
+    /// call from the emulator with audio both ways.
     static func checkRunsWithoutToolchain() throws {
         let scratch = try TemporaryDirectory(prefix: "wcs-deb")
-        let devBuild = try run(try InstalledPackage.withoutSwiftToolchain(AgentHarness.binary, in: scratch), ["--version"])
+        let devBuild = try run(try InstalledPackage.withoutSwiftToolchain(AgentHarness.fullBinary, in: scratch), ["--version"])
         #expect(devBuild.status != 0 && devBuild.output.contains("cannot open shared object file"),
                 "hiding /opt/swift did not bite: \(devBuild.output)")
         let installed = try InstalledPackage.withoutSwiftToolchain("/usr/bin/wcs-agent", in: scratch)

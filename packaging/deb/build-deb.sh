@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the Debian package: a release build of the wcs-agent product with the Swift runtime
-# linked in (-static-stdlib), so the package runs where no Swift toolchain is installed.
+# Builds the Debian package: release builds of the two products with the Swift runtime linked in
+# (-static-stdlib), so the package runs where no Swift toolchain is installed: the lean front
+# /usr/bin/wcs-agent (client verbs over the control socket) and the full binary
+# /usr/lib/wcs-agent/wcs-agentd (daemon and everything else), which the front execs.
 #
 #   packaging/deb/build-deb.sh [OUTPUT_DIR]      (default: .build-deb; `make deb` runs this)
 #
@@ -14,15 +16,17 @@ out=${1:-$root/.build-deb}
 scratch=$root/.build-deb
 export PATH="/opt/swift/usr/bin:$PATH"
 
-version=$(sed -n 's/.*static let version = "\([^"]*\)".*/\1/p' Sources/AgentCore/AgentCore.swift)
-[ -n "$version" ] || { echo "build-deb: no version in Sources/AgentCore/AgentCore.swift" >&2; exit 1; }
+version=$(sed -n 's/.*static let version = "\([^"]*\)".*/\1/p' Sources/AgentControl/AgentVersion.swift)
+[ -n "$version" ] || { echo "build-deb: no version in Sources/AgentControl/AgentVersion.swift" >&2; exit 1; }
 arch=$(dpkg --print-architecture)
 
 start=$(date +%s)
-# The release build of the product alone (the tests and other executables are not built).
-swift build -c release --product wcs-agent --static-swift-stdlib --scratch-path "$scratch"
+# The release builds of the two products alone (the tests and other executables are not built).
+for product in wcs-agentd wcs-agent; do
+    swift build -c release --product "$product" --static-swift-stdlib --scratch-path "$scratch"
+done
 built=$(date +%s)
-binary=$(swift build -c release --product wcs-agent --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/wcs-agent
+bin=$(swift build -c release --product wcs-agent --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
 
 stage=$scratch/stage
 pkg=$stage/wcs-agent
@@ -30,8 +34,11 @@ rm -rf "$stage"
 mkdir -p "$pkg/DEBIAN"
 
 # Files, with the modes the package installs them with (dpkg-deb --root-owner-group: root:root).
-install -D -m 0755 "$binary" "$pkg/usr/bin/wcs-agent"
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$pkg/usr/bin/wcs-agent"
+install -D -m 0755 "$bin/wcs-agent" "$pkg/usr/bin/wcs-agent"
+install -D -m 0755 "$bin/wcs-agentd" "$pkg/usr/lib/wcs-agent/wcs-agentd"
+for binary in "$pkg/usr/bin/wcs-agent" "$pkg/usr/lib/wcs-agent/wcs-agentd"; do
+    strip --strip-unneeded --remove-section=.comment --remove-section=.note "$binary"
+done
 # The units: the shipped examples with the binary and docs where the package puts them.
 for unit in wcs-agent.service wcs-agent@.service; do
     sed -e 's|/usr/local/bin/wcs-agent|/usr/bin/wcs-agent|g' \
@@ -58,10 +65,10 @@ chmod 0644 "$doc/changelog.gz"
 for script in postinst prerm postrm; do install -m 0755 "packaging/deb/$script" "$pkg/DEBIAN/$script"; done
 install -m 0644 packaging/deb/conffiles "$pkg/DEBIAN/conffiles"
 
-# Depends: from the ELF's DT_NEEDED libraries and Debian's shlibs/symbols files.
+# Depends: from both ELFs' DT_NEEDED libraries and Debian's shlibs/symbols files.
 mkdir -p "$stage/shlibdeps/debian"
 printf 'Source: wcs-agent\n\nPackage: wcs-agent\nArchitecture: any\n' > "$stage/shlibdeps/debian/control"
-depends=$(cd "$stage/shlibdeps" && dpkg-shlibdeps -O "$pkg/usr/bin/wcs-agent" | sed -n 's/^shlibs:Depends=//p')
+depends=$(cd "$stage/shlibdeps" && dpkg-shlibdeps -O "$pkg/usr/bin/wcs-agent" "$pkg/usr/lib/wcs-agent/wcs-agentd" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 size=$(du -k -s --exclude=DEBIAN "$pkg" | cut -f1)
 sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@DEPENDS@|$depends|" -e "s|@SIZE@|$size|" \

@@ -45,6 +45,6 @@ public enum CLI {
     }
 
     static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        ClientCommands.printError(text)
     }
 }

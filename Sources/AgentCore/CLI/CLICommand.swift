@@ -27,10 +27,10 @@ struct CLICommand: Sendable {
                    summary: "hold a WCS session in the foreground (what systemd starts)\nsee `wcs-agent run --help` and docs/config.md for flags",
                    section: .daemon, ownHelp: true, run: DaemonCommand.run),
     ] + ControlVerbs.all.filter(\.isCommand).map { verb in
-        CLICommand(name: verb.name, usage: verb.usage, summary: verb.summary, section: .client) { await ClientCommands.run(verb, $0) }
+        CLICommand(name: verb.name, usage: verb.usage, summary: verb.summary, section: .client) { ClientCommands.run(verb, $0) }
     } + [
         CLICommand(name: "events", usage: "[--json]", summary: "follow the daemon's events until interrupted",
-                   section: .client, run: ClientCommands.events),
+                   section: .client, run: { ClientCommands.events($0, human: EventFormatter.line) }),
         CLICommand(name: "history", usage: "[--json] [--limit N] [--state-dir DIR | --config FILE]",
                    summary: "finished calls from the call journal (calls.jsonl in the state dir)",
                    section: .offline, run: { HistoryCommand.run($0) }),

@@ -3,15 +3,6 @@ import Foundation
 import MainLoop
 import WCSSession
 
-/// How `dtmf` sends digits.
-public enum DTMFMethod: String, Sendable {
-    /// In-band RFC 4733 telephone events in our RTP (the server's RFC2833 `sendDtmf` when the call
-    /// negotiated no telephone-event).
-    case rfc2833
-    /// SIP INFO, sent by the server.
-    case info
-}
-
 /// In-call verbs: hold, resume, mute, unmute, DTMF, transfer, and the call list.
 extension CallManager {
     /// Puts a talking call on hold (`callId`, or the oldest talking one).

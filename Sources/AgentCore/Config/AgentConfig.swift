@@ -8,7 +8,7 @@ public struct AgentConfig: Sendable, Equatable {
     /// Default state directory when `$STATE_DIRECTORY` is not set.
     public static let defaultStateDirectory = "/var/lib/wcs-agent"
     /// Default control socket when `$RUNTIME_DIRECTORY` is not set.
-    public static let defaultSocketPath = "/run/wcs-agent/control.sock"
+    public static let defaultSocketPath = ClientCommands.defaultSocketPath
 
     /// WCS WebSocket URL (`ws://` or `wss://`). Required.
     public var server: String

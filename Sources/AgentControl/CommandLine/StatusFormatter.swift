@@ -1,0 +1,57 @@
+import WCSJSON
+
+/// Human renderings of `status` and `reconnect` results for the CLI (pure functions; events are
+/// AgentCore's `EventFormatter`).
+public enum StatusFormatter {
+    /// The human `status` block.
+    @Sendable public static func human(_ s: StatusResult) -> String {
+        var lines: [String] = []
+        func row(_ label: String, _ value: String) { lines.append(CallTableFormatter.pad(label, 17) + value) }
+        row("state:", s.state + (s.state == "online" ? (s.registered ? " (registered)" : " (not registered)") : ""))
+        row("server:", s.server)
+        row("session:", s.sessionId ?? "-")
+        row("sip login:", s.sipLogin ?? "-")
+        row("connected since:", s.connectedSince ?? "-")
+        row("token age:", s.tokenAgeSeconds.map(duration) ?? (s.hasToken ? "?" : "no token"))
+        if let retry = s.nextRetryInSeconds { row("next retry in:", "\(JSONValue.number(retry).stringValue ?? "?") s") }
+        if let error = s.lastError { row("last error:", error) }
+        row("calls:", s.calls.isEmpty ? "none" : "\(s.calls.count)")
+        for call in s.calls {
+            let flags = (call["held"]?.boolValue == true ? "  held" : "") + (call["muted"]?.boolValue == true ? "  muted" : "")
+            lines.append("  \(call["call_id"]?.stringValue ?? "?")  \(call["direction"]?.stringValue ?? "")  \(call["status"]?.stringValue ?? "")  \(party(call))\(flags)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The human `reconnect` line.
+    public static func reconnect(_ r: ReconnectResult) -> String {
+        let outcome = r.outcome ?? "?"
+        if r.status.state == "online" { return "online (\(String(outcome.map { $0 == "_" ? " " : $0 })))" }
+        return "not back: \(r.status.state)\(r.status.lastError.map { ": \($0)" } ?? "")"
+    }
+
+    /// The human `reconnect --payload` line.
+    public static func push(_ r: ReconnectResult) -> String {
+        let call = r.callId ?? "?"
+        switch r.push {
+        case PushOutcome.ringing.rawValue: return "push for call \(call): ringing; \(reconnect(r))"
+        case PushOutcome.missed.rawValue: return "push for call \(call): the call ended before the session came back; recorded as missed"
+        case PushOutcome.duplicate.rawValue: return "push for call \(call): already handled (duplicate); nothing done"
+        default: return "push for call \(call): \(reconnect(r))"
+        }
+    }
+
+    /// `Name <number>` of a call object's caller (the number alone when there is no other name).
+    public static func party(_ call: JSONValue) -> String {
+        let number = call["caller"]?.stringValue ?? "?"
+        if let name = call["display_name"]?.stringValue, name != number { return "\(name) <\(number)>" }
+        return number
+    }
+
+    /// A token age for people: seconds, minutes or hours.
+    public static func duration(_ seconds: Int) -> String {
+        if seconds < 120 { return "\(seconds) s" }
+        if seconds < 7200 { return "\(seconds / 60) min" }
+        return "\(seconds / 3600) h \(seconds % 3600 / 60) min"
+    }
+}
