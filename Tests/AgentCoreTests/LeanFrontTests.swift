@@ -62,6 +62,19 @@ import TestSupport
                     == JSONValue.parse(status.output).objectValue.map { Set($0.keys) })
             let usage = try front.run(["reconnect", "--payload"])
             #expect(usage.code == ExitCode.usage.rawValue && usage.errors.contains("wcs-agent reconnect: --payload needs a value"), "\(usage)")
+            // events, human lines (AgentEvent decoded in the front): `sleep` shows as a state line.
+            let events = try ChildProcess(executable: front.path, arguments: ["events", "--socket", h.socketPath],
+                                          stderrPath: front.scratch.file("events.err"), environment: front.environment)
+            defer { events.kill() }
+            usleep(300_000)
+            #expect(try front.run(["sleep", "--socket", h.socketPath]).code == 0)
+            var seen: [String] = []
+            while let line = try? events.readLine(timeout: 10) {
+                seen.append(line)
+                if line.contains(" state asleep") { break }
+            }
+            #expect(seen.last?.contains(" state asleep") == true, "\(seen)")
+            #expect(try front.run(["reconnect", "--socket", h.socketPath]).code == 0)
             let gone = try front.run(["status", "--socket", h.scratch.file("nobody.sock")])
             #expect(gone.code == ExitCode.daemonNotRunning.rawValue && gone.errors.contains("wcs-agent is not running"), "\(gone)")
             #expect(h.stop() == 0)
@@ -70,7 +83,7 @@ import TestSupport
 
     @Test func aVerbThatNeedsTheFullBinarySaysItIsMissing() throws {
         let front = try LoneFront()
-        for arguments in [["run", "--server", "ws://127.0.0.1:9"], ["history"], ["--help"], ["status", "--help"], ["events"]] {
+        for arguments in [["run", "--server", "ws://127.0.0.1:9"], ["history"], ["--help"], ["status", "--help"], ["events", "--help"]] {
             let result = try front.run(arguments)
             #expect(result.code == ExitCode.failure.rawValue, "\(arguments): \(result)")
             let directory = URL(fileURLWithPath: front.scratch.path).lastPathComponent
@@ -96,6 +109,31 @@ import TestSupport
         // The full binary's --help too (the front never prints help itself).
         let help = try front.run(["reconnect", "--help"], environment: env)
         #expect(help.output == "[reconnect]\n[--help]\nmark=[a b\tc]")
+    }
+
+    /// The front loads the C and C++ runtimes only, and its modules import nothing heavier than
+    /// Glibc and FoundationEssentials: a Foundation, GLib or OpenSSL import would undo the split.
+    @Test func theFrontStaysLean() throws {
+        let ldd = try run("/usr/bin/ldd", [AgentHarness.binary])
+        #expect(ldd.status == 0)
+        let libraries = ldd.output.split(separator: "\n").compactMap { $0.split(whereSeparator: \.isWhitespace).first.map(String.init) }
+        let allowed: Set<String> = ["linux-vdso.so.1", "libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1",
+                                    "/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1", "linux-gate.so.1"]
+        #expect(!libraries.isEmpty && libraries.allSatisfy(allowed.contains), "the front loads \(libraries)")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var imports: Set<String> = []
+        for directory in ["Sources/wcs-agent", "Sources/AgentControl", "Sources/WCSJSON"] {
+            let base = root.appendingPathComponent(directory)
+            let files = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+            #expect(!files.isEmpty, "\(directory)")
+            for file in files {
+                let text = try String(contentsOfFile: base.appendingPathComponent(file).path, encoding: .utf8)
+                for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.hasPrefix("@_exported import ") {
+                    imports.insert(String(line.split(separator: " ").last ?? ""))
+                }
+            }
+        }
+        #expect(imports.isSubset(of: ["FoundationEssentials", "Glibc", "WCSJSON", "AgentControl"]), "\(imports.sorted())")
     }
 
     @Test func theRealFullBinaryAnswersWhatTheFrontHandsOver() throws {
