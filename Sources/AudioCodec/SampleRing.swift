@@ -1,7 +1,7 @@
 /// A bounded FIFO of 16-bit samples in one circular buffer. When full, appending drops the
 /// oldest samples (and reports how many) so latency stays bounded. Not thread-safe: owners
 /// guard it with their own lock.
-package struct SampleRing {
+package struct SampleRing: Sendable {
     private var storage: [Int16]
     private var head = 0
     /// Samples currently held.

@@ -14,10 +14,11 @@ public struct MainLoopStoppedError: Error, Sendable, Equatable, CustomStringConv
 /// A dedicated thread running a `GMainLoop` on its own `GMainContext`.
 ///
 /// Everything that touches a C handle of an event-driven library (libwebsockets, libnice) runs
-/// on this thread. Other threads hand work over with `post`, `sync` or `run`; all of them are
-/// thread-safe. Posted work runs in FIFO order. A loop is also a `SerialExecutor` (see
-/// `MainLoop+Executor.swift`): `MainLoopActor` runs its jobs on `MainLoop.shared`, so code
-/// isolated to that actor is checked by the compiler to run on the loop thread.
+/// on this thread. Other threads hand work over with `post` or `run` (tests also with the
+/// module-internal, blocking `sync`); all of them are thread-safe. Posted work runs in FIFO
+/// order. A loop is also a `SerialExecutor` (see `MainLoop+Executor.swift`): `MainLoopActor`
+/// runs its jobs on `MainLoop.shared`, so code isolated to that actor is checked by the
+/// compiler to run on the loop thread.
 ///
 /// A loop lives until `stop()`; `MainLoop.shared` is started on first use and lives for the
 /// whole process.
@@ -51,11 +52,9 @@ public final class MainLoop: @unchecked Sendable { // @unchecked: holds GMainCon
         self.context = context
         self.loop = g_main_loop_new(context, 0)!
         let started = DispatchSemaphore(value: 0)
-        let thread = Thread { [self] in
+        NamedThread.start(name) { [self] in
             threadMain(started: started)
         }
-        thread.name = name
-        thread.start()
         started.wait()
     }
 
@@ -89,9 +88,10 @@ public final class MainLoop: @unchecked Sendable { // @unchecked: holds GMainCon
     /// loop thread (so nested calls cannot deadlock). On a stopped loop the work runs on the
     /// calling thread, since no loop thread can race with it any more.
     ///
-    /// Blocks the calling thread: never call it from async code (it would park a thread of the
-    /// cooperative pool); use `run` or `MainLoopActor` there.
-    public func sync<T: Sendable>(_ work: @Sendable () throws -> T) rethrows -> T {
+    /// Blocks the calling thread, so it is not public: no code outside this module (`stop()` uses
+    /// it) can park a thread of the cooperative pool with it; the compiler holds that. Tests reach
+    /// it with `@testable import MainLoop`. Everyone else uses `run` or `MainLoopActor`.
+    func sync<T: Sendable>(_ work: @Sendable () throws -> T) rethrows -> T {
         try syncHelper(work, rescue: { throw $0 })
     }
 

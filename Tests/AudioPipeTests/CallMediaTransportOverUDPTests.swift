@@ -10,17 +10,17 @@ import Testing
     /// What one end's handlers saw (called on the loop thread, read by the test).
     final class Recorder: @unchecked Sendable {
         private let lock = NSLock()
-        private var srtpSession: SRTPSession?
+        private var srtpSender: SRTPSender?
         private var failureList: [MediaFailure] = []
         private var eventList: [CallMediaEvent] = []
         private var peerClosedCount = 0
 
         func record(_ failure: MediaFailure) { lock.withLock { failureList.append(failure) } }
         func record(_ event: CallMediaEvent) { lock.withLock { eventList.append(event) } }
-        func ready(_ session: SRTPSession) { lock.withLock { srtpSession = session } }
+        func ready(_ sender: sending SRTPSender) { lock.withLock { srtpSender = sender } }
         func peerClosed() { lock.withLock { peerClosedCount += 1 } }
         var peerCloses: Int { lock.withLock { peerClosedCount } }
-        var srtp: SRTPSession? { lock.withLock { srtpSession } }
+        var srtp: SRTPSender? { lock.withLock { srtpSender } }
         var failures: [MediaFailure] { lock.withLock { failureList } }
         var events: [CallMediaEvent] { lock.withLock { eventList } }
     }
@@ -42,14 +42,14 @@ import Testing
             let handlers = CallMediaTransport.Handlers(
                 event: { [recorder] event in recorder.record(event) },
                 failure: { [recorder] failure in recorder.record(failure) },
-                mediaReady: { [recorder] session in recorder.ready(session) },
+                mediaReady: { [recorder] sender in recorder.ready(sender) },
                 peerClosed: { [recorder] in recorder.peerClosed() })
             transport = CallMediaTransport(path: path, negotiated: negotiated, receive: receive,
                                            configuration: configuration, ourSSRC: 0xC0FFEE,
                                            ntpClock: NTPClock(monotonicNow: MonotonicTime.now()), handlers: handlers)
         }
 
-        var srtp: SRTPSession? { recorder.srtp }
+        var srtp: SRTPSender? { recorder.srtp }
         var failures: [MediaFailure] { recorder.failures }
         var events: [CallMediaEvent] { recorder.events }
     }
@@ -99,7 +99,8 @@ import Testing
         for sequence in UInt16(100)..<UInt16(120) {
             var packet = SRTPSessionTests.rtp(sequence: sequence, ssrc: 0xABCD_0001, payloadLength: 80)
             packet[1] = payloadType
-            offerer.path.send(try sender.protectRTP(packet))
+            try sender.protectRTP(&packet)
+            offerer.path.send(packet)
         }
         #expect(await CallMediaTestSupport.wait(timeout: 5) { answerer.receive.snapshot.packetsReceived == 20 })
         #expect(answerer.receive.snapshot.bytesReceived == 20 * 80)

@@ -1,5 +1,5 @@
 import Foundation
-import MainLoop
+@testable import MainLoop
 import Testing
 @testable import WCSSession
 

@@ -1,5 +1,5 @@
 import Foundation
-import MainLoop
+@testable import MainLoop
 import Testing
 import TestSupport
 @testable import WCSSession

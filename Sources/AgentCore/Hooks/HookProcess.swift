@@ -1,6 +1,7 @@
 import AudioPipe
 import Foundation
 import MainLoop
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,9 +41,7 @@ public enum HookProcess {
     /// Runs `command` and returns how it ended, at the latest shortly after `timeout` seconds.
     public static func run(_ command: String, environment: [String: String], timeout: Double) async -> HookOutcome {
         await withCheckedContinuation { (continuation: CheckedContinuation<HookOutcome, Never>) in
-            let thread = Thread { continuation.resume(returning: runBlocking(command, environment: environment, timeout: timeout)) }
-            thread.name = "wcs-hook"
-            thread.start()
+            NamedThread.start("wcs-hook") { continuation.resume(returning: runBlocking(command, environment: environment, timeout: timeout)) }
         }
     }
 
@@ -102,27 +101,28 @@ public enum HookProcess {
 
 /// Kills a hook's process group at its timeout, but only while the shell is not yet reaped (so a
 /// reused process id is never signalled).
-private final class KillGuard: @unchecked Sendable {
-    private let lock = NSLock()
+///
+/// Runs on: a Dispatch timer (`killIfRunning`) and the hook's thread (`markReaped`); the two
+/// flags are in a `Mutex`, held while signalling, so it is checked Sendable.
+private final class KillGuard: Sendable {
     private let pid: pid_t
-    private var reaped = false
-    private var killed = false
+    private let state = Mutex<(reaped: Bool, killed: Bool)>((false, false))
 
     init(pid: pid_t) { self.pid = pid }
 
     func killIfRunning() {
-        lock.withLock {
-            guard !reaped else { return }
-            killed = true
+        state.withLock { state in
+            guard !state.reaped else { return }
+            state.killed = true
             kill(-pid, SIGKILL)
         }
     }
 
     /// Records the reap; returns whether the timeout killed it.
     func markReaped() -> Bool {
-        lock.withLock {
-            reaped = true
-            return killed
+        state.withLock { state in
+            state.reaped = true
+            return state.killed
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MainLoop
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,9 +22,7 @@ enum PromptCommand {
     /// Runs the prompt on dedicated threads; returns the exit code.
     static func run(_ arguments: [String]) async -> Int32 {
         await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: runBlocking(arguments)) }
-            thread.stackSize = 1 << 20
-            thread.start()
+            NamedThread.start("wcs-prompt", stackSize: 1 << 20) { continuation.resume(returning: runBlocking(arguments)) }
         }
     }
 

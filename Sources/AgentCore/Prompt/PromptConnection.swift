@@ -1,52 +1,69 @@
 import Foundation
+import Synchronization
 
 /// The prompt's two connections to the daemon: `events` (subscribed, read by the event thread)
 /// and `requests` (verbs, used by the input thread). When the daemon goes away (a restart, a
 /// package upgrade) both are replaced together once it is back, so a terminal left ringing keeps
 /// ringing after the next upgrade.
 ///
-/// Shared by the prompt's two threads; the pair is guarded by a lock and a thread always uses the
-/// client it read last (a stale one fails and is replaced on the next attach).
-final class PromptConnection: @unchecked Sendable {
+/// Runs on: the prompt's two threads. Each client sits in its own `Mutex` and is used inside it
+/// (`withEvents`, `withRequests`), so a `ControlClient` (one thread at a time) is never used by
+/// two threads at once and never outlives a swap; checked Sendable.
+final class PromptConnection: Sendable {
     let path: String
-    private let lock = NSLock()
-    private var eventsClient: ControlClient  // guarded by lock
-    private var requestsClient: ControlClient  // guarded by lock
+    private let eventsClient: Mutex<ControlClient>
+    private let requestsClient: Mutex<ControlClient>
 
     /// Connects both; throws `ControlClientError.daemonNotRunning` when nothing listens at `path`.
     init(path: String) throws {
         self.path = path
-        eventsClient = try ControlClient.connect(path: path, timeout: 5)
-        do { requestsClient = try ControlClient.connect(path: path, timeout: 5) } catch {
-            eventsClient.close()
+        let events = try ControlClient.connect(path: path, timeout: 5)
+        let requests: ControlClient
+        do {
+            requests = try ControlClient.connect(path: path, timeout: 5)
+        } catch {
+            events.close()
             throw error
         }
+        eventsClient = Mutex(events)
+        requestsClient = Mutex(requests)
     }
 
-    var events: ControlClient { lock.withLock { eventsClient } }
-    var requests: ControlClient { lock.withLock { requestsClient } }
+    /// Runs `body` with the events client (the event thread's).
+    func withEvents<Result: Sendable>(_ body: (ControlClient) throws -> Result) throws -> Result {
+        try eventsClient.withLock { client in try body(client) }
+    }
 
-    /// Closes both connections, then connects again every `interval` seconds until that works
+    /// Runs `body` with the requests client (the input thread's).
+    func withRequests<Result: Sendable>(_ body: (ControlClient) throws -> Result) throws -> Result {
+        try requestsClient.withLock { client in try body(client) }
+    }
+
+    /// Closes both connections, then connects again every `interval` seconds until both are back
     /// (true) or `stopped()` says the prompt is leaving (false).
     func reconnect(interval: Double = 0.25, stopped: () -> Bool) -> Bool {
         close()
         while !stopped() {
-            if let fresh = try? PromptConnection(path: path) {
-                lock.withLock {
-                    eventsClient = fresh.eventsClient
-                    requestsClient = fresh.requestsClient
-                }
-                return true
-            }
+            if (try? replaceBoth()) != nil { return true }
             usleep(useconds_t(interval * 1_000_000))
         }
         return false
     }
 
     func close() {
-        lock.withLock {
-            eventsClient.close()
-            requestsClient.close()
+        eventsClient.withLock { $0.close() }
+        requestsClient.withLock { $0.close() }
+    }
+
+    /// Connects a new events client, then a new requests client, each made inside its lock (so
+    /// it goes straight to its owner); when the second fails, the first is closed again.
+    private func replaceBoth() throws {
+        try eventsClient.withLock { [path] client in client = try ControlClient.connect(path: path, timeout: 5) }
+        do {
+            try requestsClient.withLock { [path] client in client = try ControlClient.connect(path: path, timeout: 5) }
+        } catch {
+            eventsClient.withLock { $0.close() }
+            throw error
         }
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import MainLoop
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,13 +8,22 @@ import WCSSession
 
 /// One attached prompt: an event thread (subscribed connection: events, then a fresh `status`),
 /// the calling thread reading keys or lines (its own connection for requests), and one render
-/// path under a lock. Everything blocks on its own thread, never on the Swift cooperative pool.
-final class PromptSession: @unchecked Sendable {
-    private let lock = NSLock()
-    private var state: PromptState  // guarded by lock
-    private let screen: PromptScreen  // guarded by lock
-    private var exitCode: Int32?  // guarded by lock
-    private var exitMessage = ""  // guarded by lock
+/// path. Everything blocks on its own thread, never on the Swift cooperative pool.
+///
+/// Runs on: those two threads (and the signal queue's `resized`). The state, the screen and the
+/// exit code are one value in a `Mutex`, so every change and its rendering happen together and
+/// the type is checked Sendable.
+final class PromptSession: Sendable {
+    /// What the threads share: changed and drawn only inside `display`'s lock.
+    private struct Display {
+        var state: PromptState
+        let screen: PromptScreen  // not thread-safe: only touched inside the lock
+        var exitCode: Int32?
+        var exitMessage = ""
+    }
+
+    private let display: Mutex<Display>
+    private let live: Bool
     private let connection: PromptConnection  // events: event thread; requests: input thread
     private let input: Int32
     private let wake: [Int32]  // self-pipe: the event thread wakes the input thread to stop
@@ -21,8 +32,8 @@ final class PromptSession: @unchecked Sendable {
     init(connection: PromptConnection, input: Int32, output: Int32, live: Bool, ringTimeout: Double) {
         self.connection = connection
         self.input = input
-        screen = PromptScreen(fd: output, live: live)
-        state = PromptState(defaultRingTimeout: ringTimeout)
+        self.live = live
+        display = Mutex(Display(state: PromptState(defaultRingTimeout: ringTimeout), screen: PromptScreen(fd: output, live: live)))
         var fds: [Int32] = [-1, -1]
         _ = pipe(&fds)
         wake = fds
@@ -35,32 +46,26 @@ final class PromptSession: @unchecked Sendable {
     /// the exit code.
     func run() throws -> Int32 {
         try attach()
-        let thread = Thread { [self] in eventLoop() }
-        thread.stackSize = 1 << 20
-        thread.start()
-        if screen.live { readKeys() } else { readLines() }
-        lock.lock()
-        let code = exitCode ?? 0
-        let message = exitMessage
-        screen.finish(message)
-        lock.unlock()
-        return code
+        NamedThread.start("prompt-events", stackSize: 1 << 20) { [self] in eventLoop() }
+        if live { readKeys() } else { readLines() }
+        return display.withLock { display in
+            display.screen.finish(display.exitMessage)
+            return display.exitCode ?? 0
+        }
     }
 
     /// Redraws after a terminal resize.
     func resized() {
-        lock.lock()
-        screen.redraw(clearScreen: false)
-        lock.unlock()
+        display.withLock { $0.screen.redraw(clearScreen: false) }
     }
 
     // MARK: - Event thread
 
     /// Says `hello` on both connections, subscribes on the events one and shows a fresh status.
     private func attach() throws {
-        try connection.events.hello()
-        try connection.requests.hello()
-        try connection.events.subscribe(timeout: 5)
+        try connection.withEvents { client in _ = try client.hello() }
+        try connection.withRequests { client in _ = try client.hello() }
+        try connection.withEvents { try $0.subscribe(timeout: 5) }
         let status = try statusJSON()
         update { $0.apply(status: status, now: Date()) }
     }
@@ -84,8 +89,7 @@ final class PromptSession: @unchecked Sendable {
     private func eventLoop() {
         while !stopped {
             do {
-                let events = connection.events
-                let event = try events.nextEvent(timeout: 0.5)
+                let event = try connection.withEvents { try $0.nextEvent(timeout: 0.5) }
                 var outcome = PromptState.EventOutcome()
                 update {
                     outcome = $0.apply(event: event, now: Date())
@@ -155,9 +159,7 @@ final class PromptSession: @unchecked Sendable {
         case .detach:
             stop(code: ExitCode.ok.rawValue, message: "detached; wcs-agent and its calls keep running")
         case .redraw:
-            lock.lock()
-            screen.redraw(clearScreen: true)
-            lock.unlock()
+            display.withLock { $0.screen.redraw(clearScreen: true) }
         case .answer, .decline:
             guard let call = snapshot.ringingCall else { return notes(["No call is ringing"]) }
             send(action == .answer ? ControlVerbs.answer : ControlVerbs.decline, CallArguments(callId: call.callId), timeout: action == .answer ? 30 : nil)
@@ -221,7 +223,7 @@ final class PromptSession: @unchecked Sendable {
 
     /// A fresh `status` for the state (event thread only).
     private func statusJSON() throws -> JSONValue {
-        try ControlCoding.json(try connection.events.request(ControlVerbs.status, NoArguments()))
+        try ControlCoding.json(try connection.withEvents { try $0.request(ControlVerbs.status, NoArguments()) })
     }
 
     /// Sends one typed verb on the requests connection; failures become notes (an older daemon's
@@ -230,7 +232,7 @@ final class PromptSession: @unchecked Sendable {
         where Arguments: CallTargeting
     {
         do {
-            let result = try connection.requests.request(verb, arguments, timeout: timeout ?? 15)
+            let result = try connection.withRequests { try $0.request(verb, arguments, timeout: timeout ?? 15) }
             let json = (try? ControlCoding.json(result)) ?? .null
             update {
                 $0.apply(result: json, callId: arguments.callId ?? "")
@@ -251,39 +253,38 @@ final class PromptSession: @unchecked Sendable {
 
     // MARK: - State and rendering (one place, under the lock)
 
-    private var stopped: Bool { locked { _ in exitCode != nil } }
+    private var stopped: Bool { display.withLock { $0.exitCode != nil } }
 
     private func stop(code: Int32, message: String) {
-        lock.lock()
-        if exitCode == nil {
-            exitCode = code
-            exitMessage = message
+        display.withLock { display in
+            if display.exitCode == nil {
+                display.exitCode = code
+                display.exitMessage = message
+            }
         }
-        lock.unlock()
         var byte: UInt8 = 1
         _ = write(wake[1], &byte, 1)
     }
 
-    private func locked<T>(_ body: (PromptState) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(state)
+    private func locked<T: Sendable>(_ body: (PromptState) -> T) -> T {
+        display.withLock { body($0.state) }
     }
 
     /// Changes the state, then renders; `change` returns true to ring the bell (a new incoming call).
     private func update(_ change: (inout PromptState) -> Bool) {
-        lock.lock()
-        defer { lock.unlock() }
-        let bell = change(&state)
-        guard exitCode == nil else { return }
-        let now = Date()
-        screen.show(PromptView.lines(state, now: now), signature: PromptView.signature(state, now: now), bell: bell)
+        display.withLock { display in
+            let bell = change(&display.state)
+            guard display.exitCode == nil else { return }
+            let now = Date()
+            display.screen.show(PromptView.lines(display.state, now: now), signature: PromptView.signature(display.state, now: now),
+                                bell: bell)
+        }
     }
 
     private func notes(_ lines: [String]) {
         guard !lines.isEmpty else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        for line in lines { screen.note(line) }
+        display.withLock { display in
+            for line in lines { display.screen.note(line) }
+        }
     }
 }

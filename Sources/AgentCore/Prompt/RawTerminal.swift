@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,17 +8,17 @@ import Glibc
 /// Puts a terminal in raw mode (keys arrive one by one, no echo, Ctrl-C as a byte) and puts it
 /// back: on `restore()`, on SIGINT, SIGTERM and SIGHUP (then the process exits), and on deinit.
 /// Output post-processing stays on, so `\n` still moves to the next line's start.
-final class RawTerminal: @unchecked Sendable {
-    private let fd: Int32
-    private let lock = NSLock()
-    private var saved: termios?  // guarded by lock; nil once restored
-    private var sources: [any DispatchSourceSignal] = []
+///
+/// Runs on: the prompt's thread, which owns it (not Sendable); the signal handlers run on their
+/// own Dispatch queue and reach only the `SavedTerminalSettings`, which is checked Sendable.
+final class RawTerminal {
+    private let saved: SavedTerminalSettings
+    private let sources: [any DispatchSourceSignal]
     private let queue = DispatchQueue(label: "wcs-agent.prompt.signals")
 
     /// Switches `fd` to raw mode. `onExitSignal` runs (terminal already restored) for SIGINT,
     /// SIGTERM or SIGHUP, just before the process exits with 128+signal; `onResize` on SIGWINCH.
     init(fd: Int32, onExitSignal: @escaping @Sendable (Int32) -> Void, onResize: @escaping @Sendable () -> Void) throws {
-        self.fd = fd
         var original = termios()
         guard tcgetattr(fd, &original) == 0 else { throw SystemCallError.current("read the terminal settings of", path: "stdin") }
         var raw = original
@@ -27,12 +28,14 @@ final class RawTerminal: @unchecked Sendable {
             $0[Int(VMIN)] = 1
             $0[Int(VTIME)] = 0
         }
-        saved = original
+        let saved = SavedTerminalSettings(fd: fd, original: original)
+        self.saved = saved
+        var sources: [any DispatchSourceSignal] = []
         for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [weak self] in
-                self?.restore()
+            source.setEventHandler {
+                saved.restore()
                 onExitSignal(number)
                 exit(128 + number)
             }
@@ -44,9 +47,10 @@ final class RawTerminal: @unchecked Sendable {
         resize.setEventHandler { onResize() }
         resize.resume()
         sources.append(resize)
+        self.sources = sources
         guard tcsetattr(fd, TCSAFLUSH, &raw) == 0 else {
             let error = SystemCallError.current("switch to raw mode", path: "stdin")
-            restore()
+            saved.restore()
             throw error
         }
     }
@@ -55,11 +59,7 @@ final class RawTerminal: @unchecked Sendable {
 
     /// Puts the original settings back (once; later calls do nothing).
     func restore() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard var original = saved else { return }
-        saved = nil
-        _ = tcsetattr(fd, TCSAFLUSH, &original)
+        saved.restore()
     }
 
     /// The terminal's width in columns (80 when unknown).
@@ -67,5 +67,27 @@ final class RawTerminal: @unchecked Sendable {
         var size = winsize()
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
         return Int(size.ws_col)
+    }
+}
+
+/// A terminal's settings from before raw mode, put back once: by the owner or by a signal
+/// handler, whichever comes first. Runs on: any thread; the settings are in a `Mutex` (nil once
+/// restored), so it is checked Sendable.
+final class SavedTerminalSettings: Sendable {
+    private let fd: Int32
+    private let original: Mutex<termios?>
+
+    init(fd: Int32, original: termios) {
+        self.fd = fd
+        self.original = Mutex(original)
+    }
+
+    /// Puts the settings back (once; later calls do nothing).
+    func restore() {
+        original.withLock { saved in
+            guard var settings = saved else { return }
+            saved = nil
+            _ = tcsetattr(fd, TCSAFLUSH, &settings)
+        }
     }
 }

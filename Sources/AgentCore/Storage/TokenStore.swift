@@ -14,7 +14,8 @@ import MainLoop
 ///   `SecretRedactor`.
 /// - The first `load` (the daemon's start) runs `StateDirectoryHousekeeping`: the directory is
 ///   tightened to 0700 and temporary token copies left by a killed writer are removed.
-/// Thread-safe.
+/// Runs on: any thread; the file operations are serialized by one `Mutex` (which also records
+/// whether the housekeeping ran), so it is checked Sendable.
 public final class TokenStore: Sendable {
     /// The file name inside the directory.
     public static let fileName = "token.json"
@@ -23,8 +24,8 @@ public final class TokenStore: Sendable {
     public let directory: String
     /// The token file path.
     public let path: String
-    private let lock = NSLock()
-    private let housekeepingDone = Mutex(false)
+    /// Held around every file operation; its value says whether the first `load` did the housekeeping.
+    private let fileAccess = Mutex(false)
 
     /// A store for `directory` (created on first save if missing).
     public init(directory: String) {
@@ -35,10 +36,17 @@ public final class TokenStore: Sendable {
     /// The saved token, or `nil` when none is saved. Throws `StorageError` for a corrupt file
     /// (moved aside) and `SystemCallError` when the file cannot be read.
     public func load() throws -> StoredToken? {
-        lock.lock(); defer { lock.unlock() }
-        if housekeepingDone.withLock({ done in defer { done = true }; return !done }) {
-            StateDirectoryHousekeeping.run(directory: directory)
+        try fileAccess.withLock { housekeepingDone in
+            if !housekeepingDone {
+                housekeepingDone = true
+                StateDirectoryHousekeeping.run(directory: directory)
+            }
+            return try loadLocked()
         }
+    }
+
+    /// The body of `load`, with `fileAccess` held.
+    private func loadLocked() throws -> StoredToken? {
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == ENOENT { return nil }
@@ -70,15 +78,17 @@ public final class TokenStore: Sendable {
     public func save(_ token: StoredToken) throws {
         SecretRedactor.register(token.token)
         let data = try Self.encoder().encode(token)
-        lock.lock(); defer { lock.unlock() }
-        try AtomicFile.ensureDirectory(directory, mode: 0o700)
-        try AtomicFile.write(data + Data("\n".utf8), to: path, mode: 0o600)
+        try fileAccess.withLock { _ in
+            try AtomicFile.ensureDirectory(directory, mode: 0o700)
+            try AtomicFile.write(data + Data("\n".utf8), to: path, mode: 0o600)
+        }
     }
 
     /// Deletes the saved token (no error when there is none).
     public func clear() throws {
-        lock.lock(); defer { lock.unlock() }
-        guard unlink(path) == 0 || errno == ENOENT else { throw SystemCallError.current("remove", path: path) }
+        try fileAccess.withLock { _ in
+            guard unlink(path) == 0 || errno == ENOENT else { throw SystemCallError.current("remove", path: path) }
+        }
     }
 
     /// Renames the corrupt file to `token.json.corrupt-<time>`; returns the new path or `nil`.

@@ -13,8 +13,9 @@ import Synchronization
 /// when `RTCPScheduler` says so; then play one slot out of the jitter buffer into the sink
 /// (`CallPlayout`: decode, recover from FEC, conceal with a fade, or silence). Nothing here
 /// blocks on I/O: sources and sinks buffer in the background and `ICEAgent.send` only queues.
-/// The frame, payload, packet and playout buffers are reused for every tick; what still allocates
-/// per frame is SRTP's protected copy and the send queue's datagram.
+/// The frame, payload, packet and playout buffers are reused for every tick, and SRTP protects
+/// the packet buffer in place (`SRTPSender`); what still allocates per frame is the send queue's
+/// datagram.
 ///
 /// Runs on: the media clock thread for every tick (all state below `clock`, the codecs
 /// included, is touched only there); `start`/`stop`/`sendGoodbye` from the call's owner.
@@ -24,7 +25,6 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
     struct Setup: Sendable {
         let codec: AudioCodec
         let configuration: CallMediaConfiguration
-        let srtp: SRTPSession
         let send: @Sendable ([UInt8]) -> Void
         let source: any AudioSource
         let sink: any AudioSink
@@ -42,6 +42,8 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
     }
 
     private let setup: Setup
+    /// Protects what we send; the engine's own (handed over by DTLS), used on the clock thread.
+    private let srtp: SRTPSender
     private let codecs: CallCodecSet
     private let clock: MediaClock
     /// The clock registration, and whether `stop()` came (from the owner's thread).
@@ -60,9 +62,10 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
     private var playout: CallPlayout
     private var reportedFailures = Set<String>()
 
-    /// An engine for `setup`; the thread starts with `start()`.
-    init(setup: Setup, clock: MediaClock = .shared) throws(CallMediaError) {
+    /// An engine for `setup`, protecting with `srtp`; the thread starts with `start()`.
+    init(setup: Setup, srtp: sending SRTPSender, clock: MediaClock = .shared) throws(CallMediaError) {
         self.setup = setup
+        self.srtp = srtp
         self.clock = clock
         codecs = try CallCodecSet(codec: setup.codec, configuration: setup.configuration)
         do {
@@ -71,7 +74,7 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
         } catch {
             throw .setup("RTP packetizer: \(error)")
         }
-        packet.reserveCapacity(1_500)
+        packet.reserveCapacity(1_500 + SRTPSender.maximumGrowth)
         senderStats = RTPSenderStats(ssrc: setup.ssrc, clockRate: codecs.codec.clockRate)
         rtcpScheduler = RTCPScheduler(minimumInterval: setup.rtcpMinimumInterval)
         playout = CallPlayout(codecs: codecs, receive: setup.receive)
@@ -103,12 +106,13 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
     func sendGoodbye() {
         guard setup.sends else { return }
         do {
-            let compound = try RTCPPacket.serializeCompound([
+            var compound = try RTCPPacket.serializeCompound([
                 .receiverReport(RTCPReceiverReport(ssrc: setup.ssrc)),
                 .sourceDescription(RTCPSourceDescription(ssrc: setup.ssrc, cname: setup.cname)),
                 .goodbye(RTCPGoodbye(sources: [setup.ssrc])),
             ])
-            setup.send(try setup.srtp.protectRTCP(compound))
+            try srtp.protectRTCP(&compound)
+            setup.send(compound)
         } catch {
             Log.debug("call", "RTCP BYE not sent: \(error)")
         }
@@ -156,7 +160,7 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
         encoded.withUnsafeBytes { bytes in
             packetizer.writePacket(payload: UnsafeRawBufferPointer(rebasing: bytes[0..<length]), samples: step, into: &packet)
         }
-        sendRTP(packet, payloadBytes: length, now: now, mediaTimestamp: timestamp)
+        sendRTP(&packet, payloadBytes: length, now: now, mediaTimestamp: timestamp)
     }
 
     /// Sends this tick's telephone-event packets: every packet of one event carries the audio
@@ -167,15 +171,17 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
                 eventStart = (event.timestampOffset, packetizer.timestamp)
             }
             guard let start = eventStart,
-                  let bytes = try? packetizer.eventPacket(payload: event.payload, payloadType: payloadType,
+                  var bytes = try? packetizer.eventPacket(payload: event.payload, payloadType: payloadType,
                                                           timestamp: start.timestamp, marker: event.marker) else { continue }
-            sendRTP(bytes, payloadBytes: event.payload.count, now: now, mediaTimestamp: nil)
+            sendRTP(&bytes, payloadBytes: event.payload.count, now: now, mediaTimestamp: nil)
         }
     }
 
-    private func sendRTP(_ bytes: [UInt8], payloadBytes: Int, now: Double, mediaTimestamp: UInt32?) {
+    /// Protects `bytes` in place and sends them.
+    private func sendRTP(_ bytes: inout [UInt8], payloadBytes: Int, now: Double, mediaTimestamp: UInt32?) {
         do {
-            setup.send(try setup.srtp.protectRTP(bytes))
+            try srtp.protectRTP(&bytes)
+            setup.send(bytes)
         } catch {
             reportOnce("protect", "SRTP protect failed: \(error)")
             return
@@ -193,7 +199,7 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
         }
         guard rtcpScheduler.isDue(now: now) else { return }
         let blocks = setup.receive.makeReportBlock(now: now).map { [$0] } ?? []
-        let compound: [UInt8]
+        var compound: [UInt8]
         do {
             if let report = senderStats.makeSenderReport(now: now, clock: setup.ntpClock, reportBlocks: blocks) {
                 compound = try RTCPPacket.senderReportCompound(report, cname: setup.cname)
@@ -201,10 +207,10 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
                 compound = try RTCPPacket.receiverReportCompound(RTCPReceiverReport(ssrc: setup.ssrc, reportBlocks: blocks),
                                                                  cname: setup.cname)
             }
-            let protected = try setup.srtp.protectRTCP(compound)
-            setup.send(protected)
+            try srtp.protectRTCP(&compound)
+            setup.send(compound)
             setup.sendState.countRTCP()
-            rtcpScheduler.didSend(now: now, packetSize: protected.count + 28, weSent: weSent)
+            rtcpScheduler.didSend(now: now, packetSize: compound.count + 28, weSent: weSent)
         } catch {
             reportOnce("rtcp", "RTCP report failed: \(error)")
             rtcpScheduler.didSend(now: now, packetSize: 0, weSent: weSent)

@@ -288,7 +288,7 @@ public final class CallMedia: Sendable {
         let handlers = CallMediaTransport.Handlers(
             event: { [weak self] event in self?.continuation.yield(event) },
             failure: { [weak self] reason in self?.fail(reason) },
-            mediaReady: { [weak self] srtp in self?.startMedia(srtp: srtp) },
+            mediaReady: { [weak self] sender in self?.startMedia(srtp: sender) },
             peerClosed: { [weak self] in self?.end(reporting: .peerClosed) })
         let transport = CallMediaTransport(path: ice, negotiated: negotiated, receive: receive,
                                            configuration: configuration, ourSSRC: ssrc, ntpClock: ntpClock, handlers: handlers)
@@ -320,27 +320,35 @@ public final class CallMedia: Sendable {
         }
     }
 
-    /// DTLS is up (loop thread): creates and starts the audio engine.
-    private func startMedia(srtp: SRTPSession) {
-        let engine: CallAudioEngine? = state.withLock { state in
+    /// DTLS is up (loop thread): creates the audio engine, which takes `srtp` over, and starts it
+    /// unless the call was closed meanwhile.
+    private func startMedia(srtp: sending SRTPSender) {
+        let profile = srtp.profile.name
+        let parts: (NegotiatedAudio, CallReceiveState, ICEAgent)? = state.withLock { state in
             guard case .negotiated = state.phase, let negotiatedAudio = state.negotiatedAudio, let receive = state.receive,
                   let ice = state.ice else { return nil }
-            state.srtpProfile = srtp.profile.name
-            let setup = CallAudioEngine.Setup(
-                codec: negotiatedAudio.codec, configuration: configuration, srtp: srtp, send: { [ice] datagram in ice.send(datagram) }, source: source, sink: sink,
-                receive: receive, sendState: sendState, sends: negotiatedAudio.localDirection.sends, ssrc: ssrc,
-                cname: cname, ntpClock: ntpClock, telephoneEventPT: negotiatedAudio.telephoneEventPT,
-                rtcpMinimumInterval: configuration.rtcpMinimumInterval,
-                firstAudioDecoded: { [weak self] in self?.firstAudioDecoded() })
-            state.engine = try? CallAudioEngine(setup: setup)  // makes its own codecs (see `CallCodecSet`)
-            return state.engine
+            return (negotiatedAudio, receive, ice)
+        }
+        guard let (negotiatedAudio, receive, ice) = parts else { return }
+        let setup = CallAudioEngine.Setup(
+            codec: negotiatedAudio.codec, configuration: configuration, send: { [ice] datagram in ice.send(datagram) }, source: source, sink: sink,
+            receive: receive, sendState: sendState, sends: negotiatedAudio.localDirection.sends, ssrc: ssrc,
+            cname: cname, ntpClock: ntpClock, telephoneEventPT: negotiatedAudio.telephoneEventPT,
+            rtcpMinimumInterval: configuration.rtcpMinimumInterval,
+            firstAudioDecoded: { [weak self] in self?.firstAudioDecoded() })
+        let made = try? CallAudioEngine(setup: setup, srtp: srtp)  // makes its own codecs (see `CallCodecSet`)
+        let engine: CallAudioEngine? = state.withLock { state in
+            guard case .negotiated = state.phase else { return nil }  // closed while the engine was made
+            state.srtpProfile = profile
+            state.engine = made
+            return made
         }
         guard let engine else {
             if case .negotiated = state.withLock({ $0.phase }) { fail(.mediaSetup("the audio engine could not start")) }
             return
         }
         engine.start()
-        Log.info("call", "media started (\(srtp.profile.name))")
+        Log.info("call", "media started (\(profile))")
     }
 
     /// The first frame was decoded (audio thread).

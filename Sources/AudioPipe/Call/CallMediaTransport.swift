@@ -20,8 +20,9 @@ final class CallMediaTransport {
         let event: @Sendable (CallMediaEvent) -> Void
         /// The call failed.
         let failure: @Sendable (MediaFailure) -> Void
-        /// DTLS is connected: media may start with this SRTP session.
-        let mediaReady: @Sendable (SRTPSession) -> Void
+        /// DTLS is connected: media may start, protected by this sender (handed over: from now
+        /// on it belongs to the receiver of the call, the audio engine).
+        let mediaReady: @Sendable (sending SRTPSender) -> Void
         /// The peer closed DTLS (close_notify): its media has ended.
         let peerClosed: @Sendable () -> Void
     }
@@ -39,7 +40,9 @@ final class CallMediaTransport {
     private let handlers: Handlers
 
     private var dtls: DTLSTransport?
-    private var srtp: SRTPSession?
+    private var srtp: SRTPReceiver?
+    /// Every received SRTP/SRTCP datagram is copied here and decrypted in place (no new array per packet).
+    private var decrypted: [UInt8] = []
     private var iceConnected = false
     private var finished = false
     private var retransmitTimer: LoopTimer?
@@ -121,17 +124,20 @@ final class CallMediaTransport {
         case .connected(let keys):
             dtlsDeadline?.cancel()
             retransmitTimer?.cancel()
-            let session: SRTPSession
+            let sender: SRTPSender
+            let receiver: SRTPReceiver
             do {
-                session = try SRTPSession(keyMaterial: keys)
+                sender = try SRTPSender(keyMaterial: keys)
+                receiver = try SRTPReceiver(keyMaterial: keys)
             } catch {
                 Log.warning("call", "SRTP session setup failed: \(error)")
                 fail(.srtpFailed(error))
                 return
             }
-            srtp = session
+            srtp = receiver
+            decrypted.reserveCapacity(Self.receiveCapacity)
             handlers.event(.dtlsConnected(profile: keys.profileName))
-            handlers.mediaReady(session)
+            handlers.mediaReady(sender)
             startMediaWatch()
         case .failed(.fingerprintMismatch):
             fail(.dtlsFingerprintMismatch)
@@ -194,16 +200,16 @@ final class CallMediaTransport {
     private func receiveRTP(_ datagram: [UInt8]) {
         guard let srtp else { return }  // media before our DTLS finished cannot be decrypted
         let arrival = MonotonicTime.now()
-        guard let packet = try? srtp.unprotectRTP(datagram), let (header, range) = try? RTPHeader.parse(packet) else {
+        guard decrypt(datagram, with: srtp.unprotectRTP), let (header, range) = try? RTPHeader.parse(decrypted) else {
             receive.discard()
             return
         }
         let first: Bool
         if header.payloadType == negotiated.codec.payloadType {
-            first = receive.record(header, payloadBytes: range.count, audioPayload: packet[range], arrival: arrival)
+            first = receive.record(header, payloadBytes: range.count, audioPayload: decrypted[range], arrival: arrival)
         } else if header.payloadType == negotiated.telephoneEventPT {
             first = receive.record(header, payloadBytes: range.count, audioPayload: nil, arrival: arrival)
-            receiveTelephoneEvent(header, payload: packet[range])
+            receiveTelephoneEvent(header, payload: decrypted[range])
         } else {
             receive.discard()
             return
@@ -225,11 +231,26 @@ final class CallMediaTransport {
     private func receiveRTCP(_ datagram: [UInt8]) {
         guard let srtp else { return }
         let arrival = MonotonicTime.now()
-        guard let compound = try? srtp.unprotectRTCP(datagram), let packets = try? RTCPPacket.parseCompound(compound) else {
+        guard decrypt(datagram, with: srtp.unprotectRTCP), let packets = try? RTCPPacket.parseCompound(decrypted) else {
             receive.discard()
             return
         }
         receive.recordRTCP(packets, ourSSRC: ourSSRC, arrival: arrival, arrivalNTP: ntpClock.timestamp(atMonotonic: arrival))
+    }
+
+    /// Bytes reserved for `decrypted`: a full Ethernet-sized datagram; a larger one grows it once.
+    static let receiveCapacity = 1_500
+
+    /// Copies `datagram` into `decrypted` (reusing its storage) and unprotects it there.
+    private func decrypt(_ datagram: [UInt8], with unprotect: (inout [UInt8]) throws(SRTPError) -> Void) -> Bool {
+        decrypted.removeAll(keepingCapacity: true)
+        decrypted.append(contentsOf: datagram)
+        do {
+            try unprotect(&decrypted)
+            return true
+        } catch {
+            return false
+        }
     }
 
     // MARK: - Media timeout

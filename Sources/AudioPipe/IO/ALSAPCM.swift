@@ -9,8 +9,9 @@ import MainLoop
 /// (-EPIPE), a suspend (-ESTRPIPE) or an interrupted call is recovered with `snd_pcm_recover`
 /// and counted.
 ///
-/// Used by one thread at a time: the I/O thread of `ALSASource` or `ALSASink` (blocking calls).
-final class ALSAPCM: @unchecked Sendable {
+/// Used by one thread at a time: the I/O thread of `ALSASource` or `ALSASink` (blocking calls),
+/// then the closing thread once that I/O thread has finished.
+final class ALSAPCM: @unchecked Sendable {  // unchecked: wraps a snd_pcm_t* (C handle) that one thread at a time uses, handed from the I/O thread to close() after it ends
     /// The PCM name as given (`default`, `hw:1,0`, `plughw:CARD=USB`, a name from an asoundrc).
     let name: String
     /// Frames per period granted by the device.

@@ -8,48 +8,52 @@ import MainLoop
 /// device never starves into an xrun (any xrun is recovered by `ALSAPCM`).
 ///
 /// Runs on: its own playback thread for the blocking writes; `write` and `close` from any thread.
-public final class ALSASink: AudioSink, @unchecked Sendable {
+/// Checked Sendable: the ring and flags are in one `ConditionLock`.
+public final class ALSASink: AudioSink, Sendable {
     /// The PCM name.
     public let device: String
     private let pcm: ALSAPCM
-    private let condition = NSCondition()
-    private var ring: SampleRing
-    private var closed = false
-    private var threadDone = false
-    private var droppedCount = 0
-    private var failure: String?
+
+    /// What the playback thread and its callers share.
+    private struct Shared: Sendable {
+        var ring: SampleRing
+        var closed = false
+        var threadDone = false
+        var droppedCount = 0
+        var failure: String?
+    }
+
+    private let shared: ConditionLock<Shared>
 
     /// Opens `device` for playback at 48 kHz mono and starts the playback thread.
     public init(device: String, bufferMilliseconds: Int = 200) throws {
         self.device = device
         pcm = try ALSAPCM(name: device, capture: false)
-        ring = SampleRing(capacity: max(try bufferCapacity(milliseconds: bufferMilliseconds), 2 * pcm.periodFrames))
-        let thread = Thread { [self] in play() }
-        thread.name = "alsa-sink"
-        thread.start()
+        shared = ConditionLock(Shared(ring: SampleRing(capacity: max(try bufferCapacity(milliseconds: bufferMilliseconds), 2 * pcm.periodFrames))))
+        NamedThread.start("alsa-sink") { [self] in play() }
     }
 
     deinit { try? close() }
 
     /// Samples dropped because the ring was full.
-    public var droppedSamples: Int { condition.withLock { droppedCount } }
+    public var droppedSamples: Int { shared.withLock { $0.droppedCount } }
 
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws {
-        try condition.withLock {
-            if let failure { throw AudioIOError.sinkFailed(failure) }
-            guard !closed else { throw AudioIOError.closed }
-            droppedCount += ring.append(samples)
+        try shared.withLock { state in
+            if let failure = state.failure { throw AudioIOError.sinkFailed(failure) }
+            guard !state.closed else { throw AudioIOError.closed }
+            state.droppedCount += state.ring.append(samples)
         }
     }
 
     /// Plays what is queued, lets the device drain, and closes it. Idempotent.
     public func close() throws {
-        let first = condition.withLock {
-            defer { closed = true }
-            return !closed
+        let first = shared.withLock { state in
+            defer { state.closed = true }
+            return !state.closed
         }
         guard first else { return }
-        condition.withLock { while !threadDone { condition.wait() } }
+        shared.withLock(when: { $0.threadDone }) { _ in }
         pcm.drain()
         pcm.close()
     }
@@ -58,9 +62,11 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
         var period = [Int16](repeating: 0, count: pcm.periodFrames)
         var pacer = ALSARealTimePacer(slack: pcm.bufferFrames)
         while true {
-            let (count, last) = condition.withLock {
-                let got = period.withUnsafeMutableBufferPointer { ring.read(into: $0) }
-                return (got, closed && ring.count == 0)
+            let (count, last) = period.withUnsafeMutableBufferPointer { chunk in
+                shared.withLock { state in
+                    let got = state.ring.read(into: chunk)
+                    return (got, state.closed && state.ring.count == 0)
+                }
             }
             if last && count == 0 { break }
             if count < period.count { period.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[count...]).update(repeating: 0) } }
@@ -71,16 +77,14 @@ public final class ALSASink: AudioSink, @unchecked Sendable {
                     offset += try period.withUnsafeBufferPointer { try pcm.write($0.baseAddress! + offset, frames: frames - offset) }
                 }
             } catch {
-                condition.withLock { failure = "\(error)" }
+                shared.withLock { [reason = "\(error)"] in $0.failure = reason }
                 Log.warning("audio", "ALSA playback \(device) stopped: \(error)")
                 break
             }
             if last { break }
             pacer.moved(frames)
         }
-        condition.withLock {
-            threadDone = true
-            condition.broadcast()
-        }
+        shared.withLock { $0.threadDone = true }
+        shared.broadcast()
     }
 }

@@ -14,24 +14,31 @@ public enum PCMOverflowPolicy: Sendable, Equatable {
 /// Reads s16le samples from a descriptor on a background thread into a bounded ring, so that
 /// `read(into:)` on the audio tick never blocks: it hands out what is buffered and pads with
 /// silence, counting an underrun whenever it had to pad before the end of the stream.
-final class BackgroundPCMReader: @unchecked Sendable {
+///
+/// Runs on: its own reader thread for the blocking reads; `read`, the counters and `stop` from
+/// any thread. Checked Sendable: what both sides touch is in one `ConditionLock`.
+final class BackgroundPCMReader: Sendable {
     /// Samples fetched per `read(2)`.
     private static let chunkSamples = 2_048
 
-    private let condition = NSCondition()
+    /// What the reader thread and its callers share.
+    private struct Shared: Sendable {
+        var ring: SampleRing
+        var stopping = false
+        var threadDone = false
+        var ended = false
+        var failure: String?
+        var underrunCount = 0
+        var droppedCount = 0
+    }
+
+    private let shared: ConditionLock<Shared>
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private let overflow: PCMOverflowPolicy
     private let wake: WakePipe
     private let name: String
     private let onEnd: (@Sendable (String?) -> Void)?
-    private var ring: SampleRing
-    private var stopping = false
-    private var threadDone = false
-    private var ended = false
-    private var failure: String?
-    private var underrunCount = 0
-    private var droppedCount = 0
 
     /// Starts reading `descriptor` at once. `onEnd` runs on the reader thread at end of stream
     /// or on a read error (with its description), not when stopped.
@@ -42,46 +49,40 @@ final class BackgroundPCMReader: @unchecked Sendable {
         self.overflow = overflow
         self.name = name
         self.onEnd = onEnd
-        ring = SampleRing(capacity: max(capacity, 2 * Self.chunkSamples))
+        shared = ConditionLock(Shared(ring: SampleRing(capacity: max(capacity, 2 * Self.chunkSamples))))
         wake = try WakePipe()
-        let thread = Thread { [self] in run() }
-        thread.name = name
-        thread.start()
+        NamedThread.start(name) { [self] in run() }
     }
 
     /// Underruns so far: reads that found fewer samples than asked before the end of the stream.
-    var underruns: Int { condition.withLock { underrunCount } }
+    var underruns: Int { shared.withLock { $0.underrunCount } }
     /// Samples dropped because the ring was full (`.dropOldest` only).
-    var droppedSamples: Int { condition.withLock { droppedCount } }
+    var droppedSamples: Int { shared.withLock { $0.droppedCount } }
     /// True once the producer has closed its end and every buffered sample has been read.
-    var isAtEnd: Bool { condition.withLock { ended && ring.count == 0 } }
+    var isAtEnd: Bool { shared.withLock { $0.ended && $0.ring.count == 0 } }
     /// The read error that stopped the thread, if any.
-    var error: String? { condition.withLock { failure } }
+    var error: String? { shared.withLock { $0.failure } }
 
     /// Fills the whole buffer: buffered samples first, silence after. Returns 0 once stopped.
     func read(into buffer: UnsafeMutableBufferPointer<Int16>) -> Int {
-        condition.withLock {
-            guard !stopping else { return 0 }
-            let got = ring.read(into: buffer)
+        shared.withLock { state in
+            guard !state.stopping else { return 0 }
+            let got = state.ring.read(into: buffer)
             if got < buffer.count {
                 UnsafeMutableBufferPointer(rebasing: buffer[got...]).update(repeating: 0)
-                if !ended { underrunCount += 1 }
+                if !state.ended { state.underrunCount += 1 }
             }
-            if overflow == .block { condition.broadcast() }
+            if overflow == .block { shared.broadcast() }
             return buffer.count
         }
     }
 
     /// Stops the thread, waits for it, and closes the descriptor if owned. Idempotent.
     func stop() {
-        condition.withLock {
-            stopping = true
-            condition.broadcast()
-        }
+        shared.withLock { $0.stopping = true }
+        shared.broadcast()
         wake.wake()
-        condition.withLock {
-            while !threadDone { condition.wait() }
-        }
+        shared.withLock(when: { $0.threadDone }) { _ in }
         if ownsDescriptor { Glibc.close(descriptor) }
     }
 
@@ -94,10 +95,7 @@ final class BackgroundPCMReader: @unchecked Sendable {
         var reachedEnd = false
         loop: while true {
             if overflow == .block {
-                let proceed = condition.withLock {
-                    while !stopping && ring.freeSpace < Self.chunkSamples + 1 { condition.wait() }
-                    return !stopping
-                }
+                let proceed = shared.withLock(when: { $0.stopping || $0.ring.freeSpace >= Self.chunkSamples + 1 }) { !$0.stopping }
                 if !proceed { break }
             }
             switch waitFor(descriptor, events: POLLIN, wake: wake) {
@@ -116,17 +114,17 @@ final class BackgroundPCMReader: @unchecked Sendable {
                 break
             }
             bytes.withUnsafeBytes { _ = decoder.decode(UnsafeRawBufferPointer(rebasing: $0[0..<count]), into: &samples) }
-            condition.withLock {
-                droppedCount += samples.withUnsafeBufferPointer { ring.append($0) }
+            samples.withUnsafeBufferPointer { chunk in
+                shared.withLock { $0.droppedCount += $0.ring.append(chunk) }
             }
         }
-        let notify = condition.withLock {
-            ended = ended || reachedEnd
-            failure = endReason
-            threadDone = true
-            condition.broadcast()
-            return reachedEnd && !stopping
+        let notify = shared.withLock { [endReason] state in
+            state.ended = state.ended || reachedEnd
+            state.failure = endReason
+            state.threadDone = true
+            return reachedEnd && !state.stopping
         }
+        shared.broadcast()
         if notify {
             if let endReason { Log.warning("audio", "\(name): \(endReason)") }
             onEnd?(endReason)

@@ -5,9 +5,12 @@ import MainLoop
 /// Writes s16le samples to a descriptor (or a FIFO it opens itself) on a background thread, so
 /// that `write(_:)` on the audio tick never blocks: samples go into a bounded ring, the oldest
 /// dropped and counted when the consumer falls behind.
-final class BackgroundPCMWriter: @unchecked Sendable {
+///
+/// Runs on: its own writer thread for the blocking writes; `write`, the counters and `finish`
+/// from any thread. Checked Sendable: what both sides touch is in one `ConditionLock`.
+final class BackgroundPCMWriter: Sendable {
     /// Where the bytes go.
-    enum Target {
+    enum Target: Sendable {
         /// An open descriptor; the writer never closes it.
         case descriptor(Int32)
         /// A FIFO, opened for writing whenever a reader is present and reopened after the reader leaves.
@@ -17,17 +20,21 @@ final class BackgroundPCMWriter: @unchecked Sendable {
     /// Samples taken from the ring per `write(2)` (4 096 bytes: one atomic pipe write).
     private static let chunkSamples = 2_048
 
-    private let condition = NSCondition()
+    /// What the writer thread and its callers share.
+    private struct Shared: Sendable {
+        var ring: SampleRing
+        var stopping = false
+        var threadDone = false
+        var failure: String?
+        var droppedCount = 0
+        var bytesWritten = 0
+    }
+
+    private let shared: ConditionLock<Shared>
     private let target: Target
     private let wake: WakePipe
     private let name: String
     private let afterWrite: (@Sendable (Int32, Int, Int) -> Void)?
-    private var ring: SampleRing
-    private var stopping = false
-    private var threadDone = false
-    private var failure: String?
-    private var droppedCount = 0
-    private var bytesWritten = 0
 
     /// Starts the writer thread. `afterWrite(descriptor, totalBefore, totalAfter)` runs on that
     /// thread after every chunk written, with the byte totals (the WAV sink refreshes its header).
@@ -35,43 +42,37 @@ final class BackgroundPCMWriter: @unchecked Sendable {
         self.target = target
         self.name = name
         self.afterWrite = afterWrite
-        ring = SampleRing(capacity: max(capacity, 2 * Self.chunkSamples))
+        shared = ConditionLock(Shared(ring: SampleRing(capacity: max(capacity, 2 * Self.chunkSamples))))
         wake = try WakePipe()
-        let thread = Thread { [self] in run() }
-        thread.name = name
-        thread.start()
+        NamedThread.start(name) { [self] in run() }
     }
 
     /// Samples dropped because the ring was full.
-    var droppedSamples: Int { condition.withLock { droppedCount } }
+    var droppedSamples: Int { shared.withLock { $0.droppedCount } }
     /// Bytes handed to the kernel so far.
-    var totalBytesWritten: Int { condition.withLock { bytesWritten } }
+    var totalBytesWritten: Int { shared.withLock { $0.bytesWritten } }
 
     /// Queues samples; throws once the writer has failed or been stopped.
     func write(_ samples: UnsafeBufferPointer<Int16>) throws {
-        try condition.withLock {
-            if let failure { throw AudioIOError.sinkFailed(failure) }
-            guard !stopping else { throw AudioIOError.closed }
-            droppedCount += ring.append(samples)
-            condition.signal()
+        try shared.withLock { state in
+            if let failure = state.failure { throw AudioIOError.sinkFailed(failure) }
+            guard !state.stopping else { throw AudioIOError.closed }
+            state.droppedCount += state.ring.append(samples)
         }
+        shared.broadcast()
     }
 
     /// Stops accepting samples, lets the thread write what is queued for up to `drainTimeout`
     /// seconds, then abandons the rest. Returns true if everything queued was written. Idempotent.
     @discardableResult
     func finish(drainTimeout: Double) -> Bool {
-        let drained = condition.withLock {
-            stopping = true
-            condition.broadcast()
-            let deadline = Date(timeIntervalSinceNow: drainTimeout)
-            while !threadDone && condition.wait(until: deadline) {}
-            return threadDone && ring.count == 0 && failure == nil
+        shared.withLock { $0.stopping = true }
+        shared.broadcast()
+        let drained = shared.withLock(when: { $0.threadDone }, timeout: drainTimeout) { state in
+            state.threadDone && state.ring.count == 0 && state.failure == nil
         }
         wake.wake()
-        condition.withLock {
-            while !threadDone { condition.wait() }
-        }
+        shared.withLock(when: { $0.threadDone }) { _ in }
         return drained
     }
 
@@ -93,17 +94,16 @@ final class BackgroundPCMWriter: @unchecked Sendable {
                 guard let opened = openFIFOWhenReaderAppears(path) else { break loop }
                 descriptor = opened
             }
-            let count = condition.withLock {
-                while ring.count == 0 && !stopping { condition.wait() }
-                return samples.withUnsafeMutableBufferPointer { ring.read(into: $0) }
+            let count = samples.withUnsafeMutableBufferPointer { chunk in
+                shared.withLock(when: { $0.ring.count > 0 || $0.stopping }) { $0.ring.read(into: chunk) }
             }
             if count == 0 { break }                      // stopping and drained
             samples.withUnsafeBufferPointer { encodeLittleEndianPCM(UnsafeBufferPointer(rebasing: $0[0..<count]), into: &bytes) }
             switch writeAll(bytes, to: descriptor) {
             case .written:
-                let total = condition.withLock {
-                    bytesWritten += bytes.count
-                    return bytesWritten
+                let total = shared.withLock { [count = bytes.count] state in
+                    state.bytesWritten += count
+                    return state.bytesWritten
                 }
                 afterWrite?(descriptor, total - bytes.count, total)
             case .abandoned:
@@ -121,11 +121,11 @@ final class BackgroundPCMWriter: @unchecked Sendable {
         }
         if case .fifo = target, descriptor >= 0 { Glibc.close(descriptor) }
         if let stopReason { Log.warning("audio", "\(name): \(stopReason)") }
-        condition.withLock {
-            failure = stopReason
-            threadDone = true
-            condition.broadcast()
+        shared.withLock { [stopReason] state in
+            state.failure = stopReason
+            state.threadDone = true
         }
+        shared.broadcast()
     }
 
     private enum WriteOutcome {
@@ -159,7 +159,7 @@ final class BackgroundPCMWriter: @unchecked Sendable {
             if errno != ENXIO && errno != EINTR {
                 Log.warning("audio", "\(name): \(AudioIOError.lastSystemError("open \(path)"))")
             }
-            let idle = condition.withLock { stopping && ring.count == 0 }
+            let idle = shared.withLock { $0.stopping && $0.ring.count == 0 }
             if idle { return nil }
             if case .woken = waitFor(-1, events: 0, wake: wake, timeoutMilliseconds: 100) { return nil }
         }

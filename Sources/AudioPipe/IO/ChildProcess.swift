@@ -35,34 +35,32 @@ public enum ProcessExitStatus: Sendable, Equatable, CustomStringConvertible {
 /// signal dispositions (threads of the parent, for instance test runners, may block SIGTERM), and
 /// with `ShellCommand.cleanEnvironment()` only: nothing of systemd's (NOTIFY_SOCKET,
 /// CREDENTIALS_DIRECTORY, ...) or of ours (WCS_*) reaches an audio command.
-final class ChildProcess: @unchecked Sendable {
+///
+/// Runs on: its reaper thread for `waitpid`; `terminate`, `waitForExit` and `exitStatus` from
+/// any thread. Checked Sendable: the exit status sits in a `ConditionLock`, which also orders
+/// signalling against reaping.
+final class ChildProcess: Sendable {
     typealias Redirect = ShellCommand.Redirect
 
     /// The shell's process id (also the process group id).
     let pid: pid_t
-    private let condition = NSCondition()
-    private var status: ProcessExitStatus?
+    /// The exit status, nil until the reaper has reaped the shell.
+    private let status = ConditionLock<ProcessExitStatus?>(nil)
 
     /// Spawns `/bin/sh -c command`. `onExit` runs on the reaper thread when the shell exits.
     init(command: String, standardInput: Redirect, standardOutput: Redirect,
          onExit: (@Sendable (ProcessExitStatus) -> Void)? = nil) throws {
         pid = try Self.spawn(command, standardInput, standardOutput)
-        let thread = Thread { [self] in reap(onExit) }
-        thread.name = "audio-command-reaper"
-        thread.start()
+        NamedThread.start("audio-reaper") { [self] in reap(onExit) }
     }
 
     /// The exit status, once the shell has exited.
-    var exitStatus: ProcessExitStatus? { condition.withLock { status } }
+    var exitStatus: ProcessExitStatus? { status.withLock { $0 } }
 
     /// Waits up to `timeout` seconds for the shell to exit.
     @discardableResult
     func waitForExit(timeout: Double) -> ProcessExitStatus? {
-        condition.withLock {
-            let deadline = Date(timeIntervalSinceNow: timeout)
-            while status == nil && condition.wait(until: deadline) {}
-            return status
-        }
+        status.withLock(when: { $0 != nil }, timeout: timeout) { $0 }
     }
 
     /// SIGTERM to the whole process group, SIGKILL after `grace` seconds; waits for the reaper.
@@ -77,23 +75,23 @@ final class ChildProcess: @unchecked Sendable {
     /// Signals the process group, but only while the shell has not been reaped (so the id cannot
     /// have been reused).
     private func signalGroup(_ signal: Int32) {
-        condition.withLock {
-            if status == nil { kill(-pid, signal) }
+        status.withLock { current in
+            if current == nil { kill(-pid, signal) }
         }
     }
 
     private func reap(_ onExit: (@Sendable (ProcessExitStatus) -> Void)?) {
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
-        let result: ProcessExitStatus = condition.withLock {   // reap under the lock that guards kill()
+        let result: ProcessExitStatus = status.withLock { current in   // reap under the lock that guards kill()
             var raw: Int32 = 0
             var reaped: pid_t
             repeat { reaped = waitpid(pid, &raw, 0) } while reaped < 0 && errno == EINTR
             let result = reaped == pid ? ProcessExitStatus(waitStatus: raw) : .unknown
-            status = result
-            condition.broadcast()
+            current = result
             return result
         }
+        status.broadcast()
         onExit?(result)
     }
 

@@ -8,7 +8,10 @@ import Foundation
 /// throws `AudioIOError.sinkFailed` naming the exit status. `close()` drains the queue (up to
 /// one second), closes the command's stdin, gives it one second to exit, then sends SIGTERM to
 /// the group, SIGKILL one second later, and reaps it.
-public final class CommandSink: AudioSink, @unchecked Sendable {
+///
+/// Runs on: any thread (the audio tick writes, the owner closes). Checked Sendable: it holds only
+/// constants and thread-safe parts (`ChildProcess`, `BackgroundPCMWriter`, `OnceFlag`).
+public final class CommandSink: AudioSink, Sendable {
     /// The command line given to `/bin/sh -c`.
     public let command: String
     private let child: ChildProcess

@@ -8,7 +8,10 @@ import MainLoop
 /// stderr inherited. `read(into:)` never blocks; it pads with silence when starved (counted in
 /// `underruns`) and after the command has exited (`exitStatus` says how; a warning is logged).
 /// `close()` sends SIGTERM to the group, SIGKILL after one second, and reaps the child.
-public final class CommandSource: AudioSource, @unchecked Sendable {
+///
+/// Runs on: any thread (the audio tick reads, the owner closes). Checked Sendable: it holds only
+/// constants and thread-safe parts (`ChildProcess`, `BackgroundPCMReader`, `OnceFlag`).
+public final class CommandSource: AudioSource, Sendable {
     /// The command line given to `/bin/sh -c`.
     public let command: String
     private let child: ChildProcess

@@ -6,7 +6,10 @@ import Foundation
 /// background thread does the blocking I/O. `close()` waits up to one second for the queue to
 /// drain. If the reader of a pipe goes away, the sink fails and `write` throws, except on a FIFO
 /// path, where the sink waits for the next reader.
-public final class RawPCMSink: AudioSink, @unchecked Sendable {
+///
+/// Runs on: any thread (the audio tick writes, the owner closes). Checked Sendable: it holds only
+/// constants and thread-safe parts (`BackgroundPCMWriter`, `OnceFlag`).
+public final class RawPCMSink: AudioSink, Sendable {
     /// How long `close()` waits for queued audio to be written.
     public static let drainTimeout = 1.0
 

@@ -5,7 +5,10 @@ import Foundation
 /// A background thread reads into a bounded buffer; `read(into:)` never blocks, always fills the
 /// frame (silence when starved, counted in `underruns`) and keeps doing so after the producer's
 /// end of stream (`isAtEnd`), like every pipe-fed source.
-public final class RawPCMSource: AudioSource, @unchecked Sendable {
+///
+/// Runs on: any thread (the audio tick reads, the owner closes). Checked Sendable: it holds only
+/// constants and thread-safe parts (`BackgroundPCMReader`, `OnceFlag`).
+public final class RawPCMSource: AudioSource, Sendable {
     private let reader: BackgroundPCMReader
     private let closing = OnceFlag()
 

@@ -1,5 +1,6 @@
 import AudioCodec
 import Foundation
+import Synchronization
 
 /// Level and pitch of a stretch of 48 kHz mono audio.
 public struct AudioLevels: Sendable, Equatable, CustomStringConvertible {
@@ -55,27 +56,34 @@ public struct AudioLevels: Sendable, Equatable, CustomStringConvertible {
 /// A sink that measures what is written to it: RMS and peak over everything since the last
 /// `reset()`, and the dominant frequency over the most recent `analysisWindow` samples.
 /// Use it alone or alongside a real sink (for tests and the demo's call summary).
-public final class RecordingLevelMeter: AudioSink, @unchecked Sendable {
-    private let lock = NSLock()
-    private var recent: SampleRing
-    private var sumOfSquares = 0.0
-    private var peak = 0
-    private var total = 0
+///
+/// Runs on: any thread (the audio tick writes, a test or the summary reads); the running sums
+/// are in a `Mutex`, so it is checked Sendable.
+public final class RecordingLevelMeter: AudioSink, Sendable {
+    /// What has been measured since the last `reset()`.
+    private struct Measured: Sendable {
+        var recent: SampleRing
+        var sumOfSquares = 0.0
+        var peak = 0
+        var total = 0
+    }
+
+    private let measured: Mutex<Measured>
 
     /// Keeps the newest `analysisWindow` samples (default 1 s at 48 kHz) for pitch estimation.
     public init(analysisWindow: Int = AudioPipe.sampleRate) {
-        recent = SampleRing(capacity: max(256, analysisWindow))
+        measured = Mutex(Measured(recent: SampleRing(capacity: max(256, analysisWindow))))
     }
 
     public func write(_ samples: UnsafeBufferPointer<Int16>) {
-        lock.withLock {
+        measured.withLock { state in
             for sample in samples {
                 let value = Int(sample)
-                sumOfSquares += Double(value * value)
-                peak = max(peak, abs(value))
+                state.sumOfSquares += Double(value * value)
+                state.peak = max(state.peak, abs(value))
             }
-            total += samples.count
-            recent.append(samples)
+            state.total += samples.count
+            state.recent.append(samples)
         }
     }
 
@@ -84,22 +92,23 @@ public final class RecordingLevelMeter: AudioSink, @unchecked Sendable {
 
     /// The levels so far.
     public var levels: AudioLevels {
-        lock.withLock {
-            var window = [Int16](repeating: 0, count: recent.count)
-            var copy = recent
+        let (window, sampleCount, sumOfSquares, peak) = measured.withLock { state in
+            var window = [Int16](repeating: 0, count: state.recent.count)
+            var copy = state.recent
             window.withUnsafeMutableBufferPointer { _ = copy.read(into: $0) }
-            return AudioLevels(sampleCount: total, sumOfSquares: sumOfSquares, peak: peak,
-                               dominantFrequency: SpectrumAnalysis.dominantFrequency(window, sampleRate: AudioPipe.sampleRate))
+            return (window, state.total, state.sumOfSquares, state.peak)
         }
+        return AudioLevels(sampleCount: sampleCount, sumOfSquares: sumOfSquares, peak: peak,
+                           dominantFrequency: SpectrumAnalysis.dominantFrequency(window, sampleRate: AudioPipe.sampleRate))
     }
 
     /// Starts measuring afresh.
     public func reset() {
-        lock.withLock {
-            recent.removeAll()
-            sumOfSquares = 0
-            peak = 0
-            total = 0
+        measured.withLock { state in
+            state.recent.removeAll()
+            state.sumOfSquares = 0
+            state.peak = 0
+            state.total = 0
         }
     }
 }

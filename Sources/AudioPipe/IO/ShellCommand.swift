@@ -53,7 +53,7 @@ public enum ShellCommand {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments + [nil]
         var envp: [UnsafeMutablePointer<CChar>?]? = variables.map { $0 + [nil] }
         var pid: pid_t = 0
-        let result = descriptorCreationLock.withLock {
+        let result = descriptorCreationLock.withLock { _ in
             if envp != nil {
                 return posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, &envp!)
             }

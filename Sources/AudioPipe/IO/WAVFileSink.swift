@@ -6,7 +6,10 @@ import Foundation
 /// every second of audio and on `close()`, so a process that is killed leaves a playable file
 /// whose header is at most one second behind its data (players ignore the surplus). `close()`
 /// waits up to five seconds for queued audio to reach the file.
-public final class WAVFileSink: AudioSink, @unchecked Sendable {
+///
+/// Runs on: any thread (the audio tick writes, the owner closes); the header is refreshed on the
+/// writer thread. Checked Sendable: it holds only constants and thread-safe parts.
+public final class WAVFileSink: AudioSink, Sendable {
     /// Bytes of audio between header refreshes: one second.
     public static let headerRefreshBytes = AudioPipe.sampleRate * 2
 

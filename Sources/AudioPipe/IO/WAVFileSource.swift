@@ -1,17 +1,19 @@
 import Foundation
+import Synchronization
 
 /// Plays a WAV file (any rate and channel count of 16-bit PCM, see `WAVReader`) as 48 kHz mono.
 ///
 /// The whole file is decoded and converted in `init` (96 KB per second of audio), so `read`
 /// only copies memory. Without looping, the last frame may be short and later reads return 0.
-public final class WAVFileSource: AudioSource, @unchecked Sendable {
+///
+/// Runs on: any thread (the audio tick reads, the owner closes); the play position is in a
+/// `Mutex`, so it is checked Sendable.
+public final class WAVFileSource: AudioSource, Sendable {
     /// Whether playback restarts at the beginning after the end.
     public let loops: Bool
     /// The converted samples.
     public let samples: [Int16]
-    private let lock = NSLock()
-    private var position = 0
-    private var closed = false
+    private let playback = Mutex<(position: Int, closed: Bool)>((0, false))
 
     /// Loads `path`; throws `WAVError` for a file it cannot play.
     public convenience init(path: String, loop: Bool = false) throws {
@@ -25,11 +27,13 @@ public final class WAVFileSource: AudioSource, @unchecked Sendable {
     }
 
     /// The playback position in samples.
-    public var playedSamples: Int { lock.withLock { position } }
+    public var playedSamples: Int { playback.withLock { $0.position } }
 
     public func read(into buffer: UnsafeMutableBufferPointer<Int16>) -> Int {
-        lock.withLock {
-            guard !closed, !samples.isEmpty else { return 0 }
+        playback.withLock { state in
+            guard !state.closed, !samples.isEmpty else { return 0 }
+            var position = state.position
+            defer { state.position = position }
             var written = 0
             samples.withUnsafeBufferPointer { all in
                 while written < buffer.count {
@@ -48,5 +52,5 @@ public final class WAVFileSource: AudioSource, @unchecked Sendable {
         }
     }
 
-    public func close() { lock.withLock { closed = true } }
+    public func close() { playback.withLock { $0.closed = true } }
 }

@@ -1,8 +1,12 @@
 import Foundation
+import Synchronization
 
 /// A self-pipe that lets one thread interrupt another's `poll(2)`: include `readDescriptor` in
 /// the poll set and call `wake()`. Both ends are non-blocking and close-on-exec.
-final class WakePipe: @unchecked Sendable {
+///
+/// Runs on: any thread (`wake()` is one `write(2)`); checked Sendable, as it holds only the two
+/// descriptors, which never change.
+final class WakePipe: Sendable {
     /// The end to poll for readability.
     let readDescriptor: Int32
     private let writeDescriptor: Int32
@@ -26,11 +30,11 @@ final class WakePipe: @unchecked Sendable {
 /// Held while creating pipes and while spawning children, so that none of our children inherits
 /// a pipe end in the moment between `pipe(2)` and `fcntl(FD_CLOEXEC)` (`pipe2` is not visible
 /// through Swift's Glibc module).
-let descriptorCreationLock = NSLock()
+let descriptorCreationLock = Mutex(())
 
 /// Creates a close-on-exec pipe, optionally with both ends non-blocking.
 func makePipe(nonBlocking: Bool) throws -> (read: Int32, write: Int32) {
-    try descriptorCreationLock.withLock {
+    try descriptorCreationLock.withLock { (_) throws(AudioIOError) in
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw AudioIOError.lastSystemError("pipe") }
         for end in ends {

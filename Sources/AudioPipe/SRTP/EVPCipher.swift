@@ -3,8 +3,8 @@ import CSSL
 /// AES-128 in counter mode (RFC 3711 AES-CM) or GCM (RFC 7714) through OpenSSL's EVP, keyed
 /// once at creation; each packet only sets its IV. Works in place on the caller's buffer.
 ///
-/// Not thread-safe: one instance per direction, used under that direction's lock (see
-/// `SRTPSession`). A class because it owns the `EVP_CIPHER_CTX`.
+/// Not thread-safe: owned by the `SRTPCryptoContext` of one direction, which one thread uses
+/// (`SRTPSender`, `SRTPReceiver`). A class because it owns the `EVP_CIPHER_CTX`.
 final class EVPCipher {
     /// Counter mode (encrypt and decrypt are the same operation) or GCM.
     enum Mode { case counter, gcm }

@@ -2,11 +2,11 @@ import CSSL
 
 /// One direction of an SRTP session (RFC 3711 with AES-CM and HMAC-SHA1-80, or RFC 7714
 /// AES-GCM): the session keys derived from one master key and salt, and per SSRC the packet
-/// index and replay window. Works on a caller's buffer in place: `SRTPSession` copies the packet
-/// into the output array and lets this transform it.
+/// index and replay window. Works on a caller's buffer in place (`SRTPInPlace` hands it the
+/// bytes of the packet array).
 ///
-/// Not thread-safe: `SRTPSession` calls each direction under its own lock. A class because it
-/// owns OpenSSL contexts.
+/// Not thread-safe and needs no lock: owned by one `SRTPSender` or `SRTPReceiver`, each used by
+/// one thread. A class because it owns OpenSSL contexts.
 final class SRTPCryptoContext {
     let profile: SRTPProfile
     private let rtpCipher: EVPCipher

@@ -1,7 +1,7 @@
 /// The packet index of one SRTP or SRTCP stream and its replay list (RFC 3711 §3.3.1-§3.3.2):
 /// the highest index seen and a 128-packet sliding window behind it, as libsrtp keeps by default.
 ///
-/// Plain value, owned by one direction of an `SRTPSession` (under its lock).
+/// Plain value, owned by the `SRTPCryptoContext` of one direction (sender or receiver).
 struct SRTPReplayWindow {
     /// Packets behind the highest index that are still remembered.
     static let size: UInt64 = 128
