@@ -12,12 +12,13 @@ import Testing
             #expect(FrontRoute([verb, "--json"]) == .client(verb: verb, arguments: ["--json"]), "\(verb)")
         }
         #expect(FrontRoute(["status", "--all"]) == .client(verb: "status", arguments: ["--all"]))
-        #expect(FrontRoute(["events", "--json"]) == .jsonEvents(arguments: ["--json"]))
+        #expect(FrontRoute(["events", "--json"]) == .events(arguments: ["--json"]))
+        #expect(FrontRoute(["events"]) == .events(arguments: []))
         #expect(FrontRoute(["--version"]) == .version && FrontRoute(["version"]) == .version)
     }
 
     @Test func everythingElseGoesToTheFullBinary() {
-        for line in [[], ["run"], ["run", "--config", "x"], ["prompt"], ["doctor"], ["history", "--json"], ["events"],
+        for line in [[], ["run"], ["run", "--config", "x"], ["prompt"], ["doctor"], ["history", "--json"],
                      ["--help"], ["help"], ["-h"], ["status", "--help"], ["reconnect", "-h"], ["events", "--json", "--help"],
                      ["hello"], ["fly"], ["--status"]] {
             #expect(FrontRoute(line) == .fullBinary, "\(line)")

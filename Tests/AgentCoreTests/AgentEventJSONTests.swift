@@ -107,7 +107,7 @@ struct AgentEventJSONTests {
 struct AgentEventLineTests {
     @Test func eventLinesComeFromTheTypedEvent() throws {
         func line(_ event: AgentEvent) -> String {
-            EventFormatter.line(TimedAgentEvent(event, time: AgentEventJSONTests.time).json)
+            StatusFormatter.event(TimedAgentEvent(event, time: AgentEventJSONTests.time).json)
         }
         #expect(line(.incomingCall(AgentEventJSONTests.ringing, replayed: true, ringTimeout: 30))
             == "03:04:05.678 incoming_call c1 from Alice <1002> (after resume)")

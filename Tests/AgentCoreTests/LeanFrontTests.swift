@@ -62,6 +62,19 @@ import TestSupport
                     == JSONValue.parse(status.output).objectValue.map { Set($0.keys) })
             let usage = try front.run(["reconnect", "--payload"])
             #expect(usage.code == ExitCode.usage.rawValue && usage.errors.contains("wcs-agent reconnect: --payload needs a value"), "\(usage)")
+            // events, human lines (AgentEvent decoded in the front): `sleep` shows as a state line.
+            let events = try ChildProcess(executable: front.path, arguments: ["events", "--socket", h.socketPath],
+                                          stderrPath: front.scratch.file("events.err"), environment: front.environment)
+            defer { events.kill() }
+            usleep(300_000)
+            #expect(try front.run(["sleep", "--socket", h.socketPath]).code == 0)
+            var seen: [String] = []
+            while let line = try? events.readLine(timeout: 10) {
+                seen.append(line)
+                if line.contains(" state asleep") { break }
+            }
+            #expect(seen.last?.contains(" state asleep") == true, "\(seen)")
+            #expect(try front.run(["reconnect", "--socket", h.socketPath]).code == 0)
             let gone = try front.run(["status", "--socket", h.scratch.file("nobody.sock")])
             #expect(gone.code == ExitCode.daemonNotRunning.rawValue && gone.errors.contains("wcs-agent is not running"), "\(gone)")
             #expect(h.stop() == 0)
@@ -70,7 +83,7 @@ import TestSupport
 
     @Test func aVerbThatNeedsTheFullBinarySaysItIsMissing() throws {
         let front = try LoneFront()
-        for arguments in [["run", "--server", "ws://127.0.0.1:9"], ["history"], ["--help"], ["status", "--help"], ["events"]] {
+        for arguments in [["run", "--server", "ws://127.0.0.1:9"], ["history"], ["--help"], ["status", "--help"], ["events", "--help"]] {
             let result = try front.run(arguments)
             #expect(result.code == ExitCode.failure.rawValue, "\(arguments): \(result)")
             let directory = URL(fileURLWithPath: front.scratch.path).lastPathComponent

@@ -30,8 +30,7 @@ public enum ClientCommands {
     }
 
     /// `wcs-agent events [--json]`: subscribes and prints events until the daemon goes away (exit 0).
-    /// `human` words one event for a person (AgentCore's `EventFormatter`); `--json` prints the wire.
-    public static func events(_ arguments: [String], human: (JSONValue) -> String) -> Int32 {
+    public static func events(_ arguments: [String]) -> Int32 {
         let parsed: ParsedArguments
         let timeout: Double?
         do {
@@ -47,7 +46,7 @@ public enum ClientCommands {
             try client.subscribe(timeout: timeout ?? 10)
             while true {
                 let event = try client.nextEvent(timeout: nil)
-                print(parsed.has("--json") ? event.serialized() : human(event))
+                print(parsed.has("--json") ? event.serialized() : StatusFormatter.event(event))
                 fflush(nil)
             }
         }

@@ -1,7 +1,6 @@
 import WCSJSON
 
-/// Human renderings of `status` and `reconnect` results for the CLI (pure functions; events are
-/// AgentCore's `EventFormatter`).
+/// Human renderings of `status`, `reconnect` results and events, for the CLI (pure functions).
 public enum StatusFormatter {
     /// The human `status` block.
     @Sendable public static func human(_ s: StatusResult) -> String {
@@ -41,6 +40,25 @@ public enum StatusFormatter {
         }
     }
 
+    /// One line for an event, decoded as `AgentEvent` (unknown types print their fields).
+    public static func event(_ e: JSONValue) -> String {
+        let timed = TimedAgentEvent(json: e) ?? TimedAgentEvent(.other(type: "?", fields: e.objectValue ?? [:]),
+                                                              time: e["time"]?.stringValue ?? "")
+        let time = String(timed.time.dropFirst(11).prefix(12))
+        let detail: String
+        switch timed.event {
+        case .incomingCall(let call, let replayed, _):
+            detail = "\(call.callId) from \(party(.object(call.fields)))\(replayed ? " (after resume)" : "")"
+        case .callStatus(let call): detail = "\(call.callId) \(call.status)\(call.info.map { " (\($0))" } ?? "")"
+        case .state(let state, _, _), .sessionState(let state): detail = state
+        case .disconnected(let reason): detail = reason
+        default:
+            var o = timed.event.fields
+            o["time"] = nil
+            detail = o.isEmpty ? "" : JSONValue.object(o).serialized()
+        }
+        return "\(time) \(timed.event.type) \(detail)"
+    }
     /// `Name <number>` of a call object's caller (the number alone when there is no other name).
     public static func party(_ call: JSONValue) -> String {
         let number = call["caller"]?.stringValue ?? "?"

@@ -2,17 +2,16 @@
 /// full binary (`FullBinary`). Pure; decided from the arguments alone.
 ///
 /// The front keeps to what a push handler or a script runs often and what needs nothing but the
-/// control socket: `--version` and the client verbs of `ControlVerbs.all` (`status --all` too),
-/// and `events --json`. Everything else — `run`, `prompt`, `doctor`, `history`, human `events`,
-/// `--help` of anything, usage errors in the verb name — goes to the full binary, which prints and
-/// exits exactly as it always did.
+/// control socket: `--version`, the client verbs of `ControlVerbs.all` (`status --all` too) and
+/// `events`. Everything else — `run`, `prompt`, `doctor`, `history`, `--help` of anything, an
+/// unknown verb — goes to the full binary, which prints and exits exactly as it always did.
 public enum FrontRoute: Equatable, Sendable {
     /// `wcs-agent --version`.
     case version
     /// A client verb, with the arguments after its name.
     case client(verb: String, arguments: [String])
-    /// `wcs-agent events --json ...`, with the arguments after `events`.
-    case jsonEvents(arguments: [String])
+    /// `wcs-agent events ...`, with the arguments after `events`.
+    case events(arguments: [String])
     /// Anything else: exec the full binary with the command line unchanged.
     case fullBinary
 
@@ -29,8 +28,8 @@ public enum FrontRoute: Equatable, Sendable {
             self = .fullBinary
         } else if let entry = ControlVerbs.byName[verb], entry.isCommand {
             self = .client(verb: verb, arguments: rest)
-        } else if verb == "events" && rest.contains("--json") {
-            self = .jsonEvents(arguments: rest)
+        } else if verb == "events" {
+            self = .events(arguments: rest)
         } else {
             self = .fullBinary
         }

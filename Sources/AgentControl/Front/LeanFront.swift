@@ -12,10 +12,8 @@ public enum LeanFront {
         case .client(let verb, let arguments):
             guard let entry = ControlVerbs.byName[verb] else { return ExitCode.usage.rawValue }
             return ClientCommands.run(entry, arguments)
-        case .jsonEvents(let arguments):
-            // Only routed here with --json, so the human rendering (AgentEvent, in the full binary)
-            // is never asked for.
-            return ClientCommands.events(arguments, human: { $0.serialized() })
+        case .events(let arguments):
+            return ClientCommands.events(arguments)
         case .fullBinary:
             let candidates = FullBinary.candidates(frontPath: FullBinary.ownPath(), environment: environment)
             ClientCommands.printError("wcs-agent: " + FullBinary.exec(argv, candidates: candidates))

@@ -30,7 +30,7 @@ struct CLICommand: Sendable {
         CLICommand(name: verb.name, usage: verb.usage, summary: verb.summary, section: .client) { ClientCommands.run(verb, $0) }
     } + [
         CLICommand(name: "events", usage: "[--json]", summary: "follow the daemon's events until interrupted",
-                   section: .client, run: { ClientCommands.events($0, human: EventFormatter.line) }),
+                   section: .client, run: { ClientCommands.events($0) }),
         CLICommand(name: "history", usage: "[--json] [--limit N] [--state-dir DIR | --config FILE]",
                    summary: "finished calls from the call journal (calls.jsonl in the state dir)",
                    section: .offline, run: { HistoryCommand.run($0) }),

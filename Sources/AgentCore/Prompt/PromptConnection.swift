@@ -50,9 +50,17 @@ final class PromptConnection: Sendable {
         return false
     }
 
+    /// Closes both connections, without waiting: a client that its thread is using right now
+    /// (the event thread waits up to 0.5 s for an event) is left to that thread, which closes it
+    /// when it stops (`closeEvents`). Never closes a descriptor another thread is polling.
     func close() {
+        _ = eventsClient.withLockIfAvailable { $0.close() }
+        _ = requestsClient.withLockIfAvailable { $0.close() }
+    }
+
+    /// Closes the events client (the event thread, as it stops).
+    func closeEvents() {
         eventsClient.withLock { $0.close() }
-        requestsClient.withLock { $0.close() }
     }
 
     /// Connects a new events client, then a new requests client, each made inside its lock (so

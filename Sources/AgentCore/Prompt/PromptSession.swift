@@ -106,6 +106,7 @@ final class PromptSession: Sendable {
                 if !stopped { reattach(after: error) }
             }
         }
+        connection.closeEvents()
     }
 
     // MARK: - Input thread

@@ -5,6 +5,8 @@
 enum SRTPInPlace {
     /// Packets longer than this are refused (an IP datagram cannot carry more).
     static let maximumPacketLength = 65_535
+    /// The bytes a transform appends start as zeros (at most `SRTPSender.maximumGrowth`).
+    private static let zeros = [UInt8](repeating: 0, count: 32)
 
     /// Runs `operation` on `packet` grown by `growth` bytes; `operation` returns the new length.
     /// On a throw the array is cut back to its original length; its bytes are then unspecified
@@ -15,7 +17,7 @@ enum SRTPInPlace {
     ) throws(SRTPError) {
         let length = packet.count
         guard length <= maximumPacketLength else { throw .badLength }
-        if growth > 0 { packet.append(contentsOf: repeatElement(0, count: growth)) }
+        if growth > 0 { packet.append(contentsOf: Self.zeros[0..<growth]) }
         var failure: SRTPError?
         let result = packet.withUnsafeMutableBufferPointer { buffer -> Int in
             do throws(SRTPError) {

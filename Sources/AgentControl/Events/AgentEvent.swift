@@ -1,4 +1,4 @@
-import WCSSession
+import WCSJSON
 
 /// Every event the daemon publishes to `events` subscribers (the CLI's `events`, the prompt,
 /// scripts), one case per event type. Built by `Agent` (connection lifecycle, session pass-through,

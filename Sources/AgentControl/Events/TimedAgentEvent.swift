@@ -1,5 +1,4 @@
-import Foundation
-import WCSSession
+import WCSJSON
 
 /// An `AgentEvent` with the time it was published: what subscribers receive. On the wire it is
 /// one flat JSON object, the event's fields plus `type` and `time` (ISO 8601 with milliseconds).
@@ -8,11 +7,6 @@ import WCSSession
 public struct TimedAgentEvent: Codable, Sendable, Equatable {
     public var time: String
     public var event: AgentEvent
-
-    /// Stamps `event` with `date` (now by default).
-    public init(_ event: AgentEvent, at date: Date = Date()) {
-        self.init(event, time: AgentClock.iso(date))
-    }
 
     public init(_ event: AgentEvent, time: String) {
         self.event = event

@@ -1,4 +1,4 @@
-import WCSSession
+import WCSJSON
 
 /// Reads an event back from its wire fields (the prompt, the `events` CLI). An unknown type, or a
 /// known type missing a required field, becomes `.other` so a newer daemon never breaks a client.

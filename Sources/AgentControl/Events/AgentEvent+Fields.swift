@@ -1,4 +1,4 @@
-import WCSSession
+import WCSJSON
 
 /// The wire JSON of each event: one switch that is also its specification. Optional values are
 /// either absent or JSON null exactly as the daemon has always sent them (scripts rely on it).
