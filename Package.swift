@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "WCSJSON"),
         // The control protocol's client side: wire, typed verbs, client, socket path resolution,
         // config file parser. Glibc + FoundationEssentials only, so the lean front stays lean.
-        .target(name: "AgentControl", dependencies: ["WCSJSON"]),
+        .target(name: "AgentControl", dependencies: ["WCSJSON"], exclude: ["README.md"]),
         // The single GLib main-loop thread that drives libwebsockets and libnice.
         .target(name: "MainLoop", dependencies: ["CGLib"]),
         // Signaling plane: WebSocket + WCS JSON protocol, session and call state machines.

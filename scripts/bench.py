@@ -1,5 +1,9 @@
 #!/usr/bin/python3
-"""make bench: the figures of issue 9 for the release build, printed as tables (never asserted).
+"""make bench: the figures of issue 9 for the binary users get, printed as tables (never asserted).
+
+The binaries are those of `make bench-build`: the release build with the Swift runtime linked in
+(--static-swift-stdlib, as `make deb` ships it; .build-deb/release). WCS_BENCH_BIN=DIR measures
+another build (e.g. .build/release, the dynamic one); the table names the one it ran.
 
 One run, on loopback, with the WCS emulator as server and SIP side:
 - the Opus floor: libopus encode + decode at the agent's settings (wcs-bench);
@@ -23,7 +27,7 @@ from bench_peer import Peer
 from bench_pesq import ensure_venv
 from bench_proc import loadavg, rss_mb, sample
 from bench_quality import aiortc_figures, pesq_figures
-from bench_rig import ROOT, Agent, Rig
+from bench_rig import ROOT, Agent, Rig, agent_binary, bin_dir, swift_runtime
 from bench_scaling import added_call_cost, agent_series, audiopipe_series
 from bench_table import main_table, scaling_table
 from bench_wake import reconnect_times, wake_tries
@@ -44,7 +48,7 @@ def log(text):
 
 
 def opus_floor():
-    out = subprocess.run([os.path.join(ROOT, ".build/release/wcs-bench")], capture_output=True, text=True, check=True)
+    out = subprocess.run([os.path.join(bin_dir(), "wcs-bench")], capture_output=True, text=True, check=True)
     media = json.loads(out.stdout)
     # CPU time of one encode and one decode per 20 ms frame (wall-clock figures are printed too, but
     # they count other processes' turns on a loaded machine); 50 frames/s, as % of one core
@@ -99,7 +103,8 @@ def run(results):
 
 def main():
     results = {"quick": QUICK, "plan": PLAN, "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
-               "load_at_start": loadavg()}
+               "load_at_start": loadavg(), "agent_binary": agent_binary(),
+               "swift_runtime": swift_runtime(agent_binary())}
     try:
         run(results)
     finally:
@@ -109,6 +114,7 @@ def main():
     floor = results["floor"]
     print(f"wcs-agent bench, {results['started']}{' (QUICK)' if QUICK else ''}; 2 cores shared: load average "
           f"{results['load_at_start']:.1f} at start, {results['load_at_end']:.1f} at end")
+    print(f"wcs-agent measured: {results['agent_binary']} (Swift runtime {results['swift_runtime']})")
     print(f"Opus floor: encode + decode {floor['cpu_us']} µs CPU per 20 ms frame (wall clock: encode "
           f"{floor['encode_us']} µs, decode {floor['decode_us']} µs), complexity {floor['complexity']}; "
           f"wake failures: {results['wake']['failed']}\n")

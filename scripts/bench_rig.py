@@ -18,6 +18,32 @@ PY = "/usr/bin/python3"
 PASSWORD = "bench"
 
 
+def bin_dir():
+    """Where the measured binaries are: $WCS_BENCH_BIN, else the build `make bench-build` makes: the
+    release build with the Swift runtime linked in (--static-swift-stdlib), as `make deb` ships it,
+    in the same scratch path (.build-deb). WCS_BENCH_BIN=.build/release measures the dynamic build."""
+    return os.path.abspath(os.environ.get("WCS_BENCH_BIN") or os.path.join(ROOT, ".build-deb/release"))
+
+
+def agent_binary():
+    """The wcs-agent the bench measures: $WCS_BENCH_AGENT when set, else the one in bin_dir()."""
+    return os.environ.get("WCS_BENCH_AGENT") or os.path.join(bin_dir(), "wcs-agent")
+
+
+def peer_binary():
+    """The wcs-bench-peer of the far ends: $WCS_BENCH_PEER when set, else the one in bin_dir()."""
+    return os.environ.get("WCS_BENCH_PEER") or os.path.join(bin_dir(), "wcs-bench-peer")
+
+
+def swift_runtime(binary):
+    """How `binary` has the Swift runtime: "static" (linked in) or "dynamic" (libswiftCore.so)."""
+    try:
+        out = subprocess.run(["ldd", binary], capture_output=True, text=True).stdout
+    except OSError:
+        return "unknown"
+    return "dynamic" if "libswiftCore" in out else "static"
+
+
 def private_file(path, text):
     with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
         f.write(text)
@@ -67,7 +93,7 @@ class Agent:
 
     def __init__(self, rig, login, sink="null", max_calls=64):
         self.rig, self.login = rig, login
-        self.bin = os.path.join(ROOT, ".build/release/wcs-agent")
+        self.bin = agent_binary()
         base = os.path.join(rig.work, f"agent-{login}")
         os.makedirs(base)
         self.sock = os.path.join(base, "control.sock")

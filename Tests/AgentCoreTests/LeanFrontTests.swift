@@ -111,6 +111,31 @@ import TestSupport
         #expect(help.output == "[reconnect]\n[--help]\nmark=[a b\tc]")
     }
 
+    /// The front loads the C and C++ runtimes only, and its modules import nothing heavier than
+    /// Glibc and FoundationEssentials: a Foundation, GLib or OpenSSL import would undo the split.
+    @Test func theFrontStaysLean() throws {
+        let ldd = try run("/usr/bin/ldd", [AgentHarness.binary])
+        #expect(ldd.status == 0)
+        let libraries = ldd.output.split(separator: "\n").compactMap { $0.split(whereSeparator: \.isWhitespace).first.map(String.init) }
+        let allowed: Set<String> = ["linux-vdso.so.1", "libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1",
+                                    "/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1", "linux-gate.so.1"]
+        #expect(!libraries.isEmpty && libraries.allSatisfy(allowed.contains), "the front loads \(libraries)")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        var imports: Set<String> = []
+        for directory in ["Sources/wcs-agent", "Sources/AgentControl", "Sources/WCSJSON"] {
+            let base = root.appendingPathComponent(directory)
+            let files = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+            #expect(!files.isEmpty, "\(directory)")
+            for file in files {
+                let text = try String(contentsOfFile: base.appendingPathComponent(file).path, encoding: .utf8)
+                for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.hasPrefix("@_exported import ") {
+                    imports.insert(String(line.split(separator: " ").last ?? ""))
+                }
+            }
+        }
+        #expect(imports.isSubset(of: ["FoundationEssentials", "Glibc", "WCSJSON", "AgentControl"]), "\(imports.sorted())")
+    }
+
     @Test func theRealFullBinaryAnswersWhatTheFrontHandsOver() throws {
         let overview = try run(AgentHarness.binary, ["--help"])
         #expect(overview.status == 0 && overview.output.contains("  run [--config FILE] [flags]"), "\(overview.output)")
