@@ -7,7 +7,8 @@ another build (e.g. .build/release, the dynamic one); the table names the one it
 
 One run, on loopback, with the WCS emulator as server and SIP side:
 - the Opus floor: libopus encode + decode at the agent's settings (wcs-bench);
-- wcs-agent idle; wake latencies over N tries (bench_wake); `reconnect` wall time;
+- wcs-agent idle; wake latencies over N tries (bench_wake), pushes by `wcs-agent reconnect` and by the
+  agent's push webhook; `reconnect` wall time;
 - the scaling table: 1...64 calls to the agent and 1...64 calls to AudioPipe alone, far ends in
   wcs-bench-peer (bench_scaling), with the machine's load next to each row;
 - the aiortc 1.4 answerer as the comparison peer, answering the same kind of calls (bench_quality);
@@ -30,7 +31,7 @@ from bench_quality import aiortc_figures, pesq_figures
 from bench_rig import ROOT, Agent, Rig, agent_binary, bin_dir, swift_runtime
 from bench_scaling import added_call_cost, agent_series, audiopipe_series
 from bench_table import main_table, scaling_table
-from bench_wake import reconnect_times, wake_tries
+from bench_wake import reconnect_times, wake_tries, webhook_config
 
 QUICK = os.environ.get("QUICK", "") not in ("", "0")
 PLAN = {
@@ -73,7 +74,7 @@ def run(results):
     rig = Rig(["1001", "1002", "1003"])
     results["work"] = rig.work
     try:
-        agent = Agent(rig, "1001")
+        agent = Agent(rig, "1001", config_extra=webhook_config(rig.work))
         time.sleep(1)
         per, machine, load = sample([agent.proc.pid], 5)
         results["agent_idle"] = {"cpu": per[agent.proc.pid], "rss": rss_mb(agent.proc.pid), "machine_busy": machine,
@@ -81,6 +82,8 @@ def run(results):
         log(f"wake: {PLAN['tries']} tries")
         results["wake"] = wake_tries(rig, agent, PLAN["tries"])
         results["wake"]["reconnect"] = reconnect_times(agent, PLAN["tries"])
+        log(f"wake by the agent's push webhook: {PLAN['tries']} tries")
+        results["wake"]["webhook"] = wake_tries(rig, agent, PLAN["tries"], webhook=True)
         peer = Peer(rig.procs, os.path.join(rig.work, "peer.log"))
         log(f"agent scaling {PLAN['agent_counts']}")
         results["agent_scaling"] = agent_series(rig, agent, peer, PLAN["agent_counts"], PLAN["window"])

@@ -91,18 +91,19 @@ class EventStream:
 class Agent:
     """One `wcs-agent run` (auto answer, tone source) logged in to the emulator as `login`."""
 
-    def __init__(self, rig, login, sink="null", max_calls=64):
+    def __init__(self, rig, login, sink="null", max_calls=64, extra_args=(), binary=None, config_extra=""):
         self.rig, self.login = rig, login
-        self.bin = agent_binary()
+        self.bin = binary or agent_binary()
         base = os.path.join(rig.work, f"agent-{login}")
         os.makedirs(base)
         self.sock = os.path.join(base, "control.sock")
-        config = private_file(os.path.join(base, "agent.conf"), f"[calls]\nmax_calls = {max_calls}\n")
+        self.base = base
+        config = private_file(os.path.join(base, "agent.conf"), f"[calls]\nmax_calls = {max_calls}\n{config_extra}")
         self.proc = subprocess.Popen(
             [self.bin, "run", "--config", config, "--server", rig.url, "--sip-login", login,
              "--sip-password-file", rig.password_file, "--state-dir", os.path.join(base, "state"),
              "--socket", self.sock, "--answer", "auto", "--audio-source", "tone:880", "--audio-sink", sink,
-             "--media-address", "127.0.0.1"],
+             "--media-address", "127.0.0.1", *extra_args],
             stderr=open(os.path.join(base, "agent.log"), "w"))
         rig.procs.append(self.proc)
         wait(f"agent {login} online", lambda: self.status().get("state") == "online", timeout=60)
