@@ -31,7 +31,7 @@ QUICK ?=
 VERSION := $(shell sed -n 's/.*static let version = "\([^"]*\)".*/\1/p' Sources/AgentControl/AgentVersion.swift)
 DEB := $(CURDIR)/.build-deb/wcs-agent_$(VERSION)_$(shell dpkg --print-architecture).deb
 
-.PHONY: deps bench-deps build release deb deb-lint test demo bench fleet mutate fuzz fuzz-build clean
+.PHONY: deps bench-deps bench-build bench-profile build release deb deb-lint test demo bench fleet mutate fuzz fuzz-build clean
 
 # Installs the Debian packages the build and tests need; does nothing when all are present.
 # No Recommends: everything a test uses is listed here (prometheus alone would pull node-exporter).
@@ -81,10 +81,23 @@ demo: release
 bench-deps:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(BENCH_APT_PACKAGES)"
 
-# Issue 9's figures of the release build: goal / measured / ratio, scaling table (no pass/fail).
+# The binaries the bench measures: the release build with the Swift runtime linked in, as `make deb`
+# ships it (same flags, same scratch path .build-deb, so the two share one build).
+bench-build: deps
+	swift build -c release --static-swift-stdlib --scratch-path .build-deb $(SWIFT_FLAGS)
+
+# Issue 9's figures of that build: goal / measured / ratio, scaling table (no pass/fail).
 # QUICK=1: fewer tries, shorter windows, fewer rows. See Benchmarks/README.md.
-bench: release bench-deps
+bench: bench-build bench-deps
 	QUICK=$(QUICK) /usr/bin/python3 scripts/bench.py
+
+# Where one call's CPU goes: agent CPU, syscalls per RTP packet by thread and name, a perf profile
+# (scripts/bench_profile.py; installs linux-perf). CALLS=1,16 by default; PROFILE_ARGS for more options.
+CALLS ?= 1,16
+PROFILE_ARGS ?=
+bench-profile: bench-build
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="linux-perf"
+	/usr/bin/python3 scripts/bench_profile.py --calls $(CALLS) --record $(PROFILE_ARGS)
 
 # Mutation testing: plants each bug of Tests/Mutants/mutants.json in a scratch copy and runs the tests
 # aimed at it; prints killed/survived with the killing test (see Tests/Mutants/README.md). Long.

@@ -1,9 +1,14 @@
 #!/usr/bin/python3
-"""make bench: the figures of issue 9 for the release build, printed as tables (never asserted).
+"""make bench: the figures of issue 9 for the binary users get, printed as tables (never asserted).
+
+The binaries are those of `make bench-build`: the release build with the Swift runtime linked in
+(--static-swift-stdlib, as `make deb` ships it; .build-deb/release). WCS_BENCH_BIN=DIR measures
+another build (e.g. .build/release, the dynamic one); the table names the one it ran.
 
 One run, on loopback, with the WCS emulator as server and SIP side:
 - the Opus floor: libopus encode + decode at the agent's settings (wcs-bench);
-- wcs-agent idle; wake latencies over N tries (bench_wake); `reconnect` wall time;
+- wcs-agent idle; wake latencies over N tries (bench_wake), pushes by `wcs-agent reconnect` and by the
+  agent's push webhook; `reconnect` wall time;
 - the scaling table: 1...64 calls to the agent and 1...64 calls to AudioPipe alone, far ends in
   wcs-bench-peer (bench_scaling), with the machine's load next to each row;
 - the aiortc 1.4 answerer as the comparison peer, answering the same kind of calls (bench_quality);
@@ -23,10 +28,10 @@ from bench_peer import Peer
 from bench_pesq import ensure_venv
 from bench_proc import loadavg, rss_mb, sample
 from bench_quality import aiortc_figures, pesq_figures
-from bench_rig import ROOT, Agent, Rig
+from bench_rig import ROOT, Agent, Rig, agent_binary, bin_dir, swift_runtime
 from bench_scaling import added_call_cost, agent_series, audiopipe_series
 from bench_table import main_table, scaling_table
-from bench_wake import reconnect_times, wake_tries
+from bench_wake import reconnect_times, wake_tries, webhook_config
 
 QUICK = os.environ.get("QUICK", "") not in ("", "0")
 PLAN = {
@@ -44,7 +49,7 @@ def log(text):
 
 
 def opus_floor():
-    out = subprocess.run([os.path.join(ROOT, ".build/release/wcs-bench")], capture_output=True, text=True, check=True)
+    out = subprocess.run([os.path.join(bin_dir(), "wcs-bench")], capture_output=True, text=True, check=True)
     media = json.loads(out.stdout)
     # CPU time of one encode and one decode per 20 ms frame (wall-clock figures are printed too, but
     # they count other processes' turns on a loaded machine); 50 frames/s, as % of one core
@@ -69,7 +74,7 @@ def run(results):
     rig = Rig(["1001", "1002", "1003"])
     results["work"] = rig.work
     try:
-        agent = Agent(rig, "1001")
+        agent = Agent(rig, "1001", config_extra=webhook_config(rig.work))
         time.sleep(1)
         per, machine, load = sample([agent.proc.pid], 5)
         results["agent_idle"] = {"cpu": per[agent.proc.pid], "rss": rss_mb(agent.proc.pid), "machine_busy": machine,
@@ -77,6 +82,8 @@ def run(results):
         log(f"wake: {PLAN['tries']} tries")
         results["wake"] = wake_tries(rig, agent, PLAN["tries"])
         results["wake"]["reconnect"] = reconnect_times(agent, PLAN["tries"])
+        log(f"wake by the agent's push webhook: {PLAN['tries']} tries")
+        results["wake"]["webhook"] = wake_tries(rig, agent, PLAN["tries"], webhook=True)
         peer = Peer(rig.procs, os.path.join(rig.work, "peer.log"))
         log(f"agent scaling {PLAN['agent_counts']}")
         results["agent_scaling"] = agent_series(rig, agent, peer, PLAN["agent_counts"], PLAN["window"])
@@ -99,7 +106,8 @@ def run(results):
 
 def main():
     results = {"quick": QUICK, "plan": PLAN, "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
-               "load_at_start": loadavg()}
+               "load_at_start": loadavg(), "agent_binary": agent_binary(),
+               "swift_runtime": swift_runtime(agent_binary())}
     try:
         run(results)
     finally:
@@ -109,6 +117,7 @@ def main():
     floor = results["floor"]
     print(f"wcs-agent bench, {results['started']}{' (QUICK)' if QUICK else ''}; 2 cores shared: load average "
           f"{results['load_at_start']:.1f} at start, {results['load_at_end']:.1f} at end")
+    print(f"wcs-agent measured: {results['agent_binary']} (Swift runtime {results['swift_runtime']})")
     print(f"Opus floor: encode + decode {floor['cpu_us']} µs CPU per 20 ms frame (wall clock: encode "
           f"{floor['encode_us']} µs, decode {floor['decode_us']} µs), complexity {floor['complexity']}; "
           f"wake failures: {results['wake']['failed']}\n")

@@ -7,13 +7,12 @@ AudioPipe-only series): one peer offers, the other answers (`answer_offer`), no 
 """
 import itertools
 import json
-import os
 import queue
 import subprocess
 import threading
 import time
 
-from bench_rig import ROOT
+from bench_rig import peer_binary
 
 _ids = itertools.count(1)
 
@@ -22,7 +21,7 @@ class Peer:
     """One wcs-bench-peer process; replies are matched by call id, events queued per call."""
 
     def __init__(self, procs, log_path):
-        self.proc = subprocess.Popen([os.path.join(ROOT, ".build/release/wcs-bench-peer")], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen([peer_binary()], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=open(log_path, "w"), text=True)
         procs.append(self.proc)
         self.replies = {}

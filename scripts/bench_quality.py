@@ -87,7 +87,7 @@ def aiortc_figures(rig, peer, tries, seconds):
 
 
 if __name__ == "__main__":
-    # PESQ only (for tuning the receive path): `python3 scripts/bench_quality.py` after `make release`.
+    # PESQ only (for tuning the receive path): `python3 scripts/bench_quality.py` after `make bench-build`.
     from bench_pesq import ensure_venv
     from bench_rig import Agent, Rig
     rig = Rig(["1003"])

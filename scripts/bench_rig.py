@@ -18,6 +18,32 @@ PY = "/usr/bin/python3"
 PASSWORD = "bench"
 
 
+def bin_dir():
+    """Where the measured binaries are: $WCS_BENCH_BIN, else the build `make bench-build` makes: the
+    release build with the Swift runtime linked in (--static-swift-stdlib), as `make deb` ships it,
+    in the same scratch path (.build-deb). WCS_BENCH_BIN=.build/release measures the dynamic build."""
+    return os.path.abspath(os.environ.get("WCS_BENCH_BIN") or os.path.join(ROOT, ".build-deb/release"))
+
+
+def agent_binary():
+    """The wcs-agent the bench measures: $WCS_BENCH_AGENT when set, else the one in bin_dir()."""
+    return os.environ.get("WCS_BENCH_AGENT") or os.path.join(bin_dir(), "wcs-agent")
+
+
+def peer_binary():
+    """The wcs-bench-peer of the far ends: $WCS_BENCH_PEER when set, else the one in bin_dir()."""
+    return os.environ.get("WCS_BENCH_PEER") or os.path.join(bin_dir(), "wcs-bench-peer")
+
+
+def swift_runtime(binary):
+    """How `binary` has the Swift runtime: "static" (linked in) or "dynamic" (libswiftCore.so)."""
+    try:
+        out = subprocess.run(["ldd", binary], capture_output=True, text=True).stdout
+    except OSError:
+        return "unknown"
+    return "dynamic" if "libswiftCore" in out else "static"
+
+
 def private_file(path, text):
     with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
         f.write(text)
@@ -65,18 +91,19 @@ class EventStream:
 class Agent:
     """One `wcs-agent run` (auto answer, tone source) logged in to the emulator as `login`."""
 
-    def __init__(self, rig, login, sink="null", max_calls=64):
+    def __init__(self, rig, login, sink="null", max_calls=64, extra_args=(), binary=None, config_extra=""):
         self.rig, self.login = rig, login
-        self.bin = os.path.join(ROOT, ".build/release/wcs-agent")
+        self.bin = binary or agent_binary()
         base = os.path.join(rig.work, f"agent-{login}")
         os.makedirs(base)
         self.sock = os.path.join(base, "control.sock")
-        config = private_file(os.path.join(base, "agent.conf"), f"[calls]\nmax_calls = {max_calls}\n")
+        self.base = base
+        config = private_file(os.path.join(base, "agent.conf"), f"[calls]\nmax_calls = {max_calls}\n{config_extra}")
         self.proc = subprocess.Popen(
             [self.bin, "run", "--config", config, "--server", rig.url, "--sip-login", login,
              "--sip-password-file", rig.password_file, "--state-dir", os.path.join(base, "state"),
              "--socket", self.sock, "--answer", "auto", "--audio-source", "tone:880", "--audio-sink", sink,
-             "--media-address", "127.0.0.1"],
+             "--media-address", "127.0.0.1", *extra_args],
             stderr=open(os.path.join(base, "agent.log"), "w"))
         rig.procs.append(self.proc)
         wait(f"agent {login} online", lambda: self.status().get("state") == "online", timeout=60)

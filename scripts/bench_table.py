@@ -52,6 +52,10 @@ def main_rows(r):
         values = wake[key]
         add(f"{label}, p50 / p95 (ms, {len(values)} tries)", f"p95 ≤ {goal}", _pair(values),
             _verdict(percentile(values, 0.95), goal))
+        hook = wake.get("webhook", {}).get(key)
+        if hook is not None:  # the same push into the agent's webhook: no `reconnect` process
+            add(f"{label} by webhook, p50 / p95 (ms, {len(hook)} tries)", f"p95 ≤ {goal}", _pair(hook),
+                _verdict(percentile(hook, 0.95), goal))
     for key, label, goal, goal_text in (
             ("clean", "PESQ-WB, clean", 4.38, "keep (4.38 before)"),
             ("impaired_fec", "PESQ-WB, 5 % loss + 0-30 ms jitter, caller sends FEC (as libwebrtc)", 3.3, "≥ 3.3"),

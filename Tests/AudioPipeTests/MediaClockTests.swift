@@ -75,6 +75,24 @@ import Testing
         #expect(ticks.total == 2)
     }
 
+    @Test func aRequestedPlayoutRunsAtOnceBetweenTicksOnTheClockThread() {
+        let clock = MediaClock(name: "test-media-4", periodNanoseconds: 3_600_000_000_000)  // one tick an hour
+        let ticks = Ticks()
+        let playouts = Ticks()
+        let registration = clock.register({ _, _ in ticks.record() }, playout: { _ in playouts.record() })
+        #expect(Self.wait { ticks.total == 1 }, "the first tick runs at once")
+        clock.requestPlayout(registration)
+        #expect(Self.wait { playouts.total == 1 }, "the playout ran without waiting for the next tick")
+        clock.requestPlayout(registration)
+        #expect(Self.wait { playouts.total == 2 })
+        #expect(ticks.total == 1, "a playout is not a tick")
+        #expect(playouts.threadIDs == ticks.threadIDs, "on the clock thread")
+        clock.unregister(registration)
+        clock.requestPlayout(registration)
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(playouts.total == 2, "nothing runs for an unregistered call")
+    }
+
     final class RegistrationBox: @unchecked Sendable {
         private let lock = NSLock()
         private var stored: MediaClock.Registration?

@@ -163,7 +163,7 @@ class Checks:
 
         class Receiver(http.server.BaseHTTPRequestHandler):
             def do_POST(self):
-                bodies.append((self.headers.get("Content-Type"),
+                bodies.append((self.headers.get("Content-Type"), self.headers.get("X-Relay-Secret"),
                                json.loads(self.rfile.read(int(self.headers["Content-Length"])))))
                 self.send_response(204)
                 self.end_headers()
@@ -173,7 +173,8 @@ class Checks:
 
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
         threading.Thread(target=server.serve_forever, daemon=True).start()
-        await self.emu.apost("/config", {"push_url": f"http://127.0.0.1:{server.server_port}/push"})
+        await self.emu.apost("/config", {"push_url": f"http://127.0.0.1:{server.server_port}/push",
+                                         "push_headers": {"X-Relay-Secret": "s3cret"}})
         try:
             client, login, _ = await self.registered_client()
             await client.close()
@@ -183,8 +184,8 @@ class Checks:
                 if bodies:
                     break
                 await asyncio.sleep(0.1)
-            assert bodies == [("application/json", {"id": ring["callId"], "uuid": ring["uuid"],
-                                                    "handle": "2009"})], bodies
+            assert bodies == [("application/json", "s3cret", {"id": ring["callId"], "uuid": ring["uuid"],
+                                                              "handle": "2009"})], bodies
             # The delivery is recorded once the POST returns, which can be after the receiver saw the body.
             for _ in range(100):
                 push = (await self.emu.aget(f"/pushes?login={login}"))[0]
@@ -193,7 +194,7 @@ class Checks:
                 await asyncio.sleep(0.1)
             assert {"target": "url", "ok": True, "status": 204} in push["deliveries"], push
         finally:
-            await self.emu.apost("/config", {"push_url": None})
+            await self.emu.apost("/config", {"push_url": None, "push_headers": None})
             server.shutdown()
 
     # -- keep-alive --------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import Foundation
 import MainLoop
+import WCSSession
 
 /// Builds an `AgentConfig` from defaults, the environment, an optional config file and flags.
 ///
@@ -273,10 +274,7 @@ public enum ConfigLoader {
             let fileHint = configPath.map { "set url in [server] of \($0) or " } ?? ""
             throw ConfigError("missing server: \(fileHint)pass --server ws://host:8080 (or wss://)")
         }
-        let lower = config.server.lowercased()
-        guard lower.hasPrefix("ws://") || lower.hasPrefix("wss://"),
-              let host = URLComponents(string: config.server)?.host, !host.isEmpty
-        else {
+        guard (try? WebSocketEndpoint(parsing: config.server)) != nil else {
             throw ConfigError("invalid server URL \"\(config.server)\": expected ws://host[:port][/path] or wss://...")
         }
         if let ca = config.caFile { try validateCAFile(ca) }

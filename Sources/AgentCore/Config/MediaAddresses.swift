@@ -1,4 +1,5 @@
 import Foundation
+import WCSSession
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,8 +25,7 @@ public enum MediaAddresses {
 
     /// Whether the URL's host is 127.0.0.0/8, ::1 or `localhost`.
     public static func serverIsLoopback(_ url: String) -> Bool {
-        guard let host = URLComponents(string: url)?.host?.lowercased() else { return false }
-        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        guard let bare = (try? WebSocketEndpoint(parsing: url))?.host.lowercased() else { return false }
         if bare == "localhost" || bare.hasSuffix(".localhost") || bare == "::1" { return true }
         var v4 = in_addr()
         return inet_pton(AF_INET, bare, &v4) == 1 && UInt32(bigEndian: v4.s_addr) >> 24 == 127

@@ -24,17 +24,34 @@ extension Agent {
             pushedCallIds.remove(push.callId)
             return PushWakeResult(outcome: .notConnected, wake: result)
         }
-        let deadline = Date().addingTimeInterval(Self.pushReplayGrace)
-        while !announcedCallIds.contains(push.callId) && Date() < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        if announcedCallIds.contains(push.callId) {
+        if await announcement(of: push.callId, within: Self.pushReplayGrace) {
             // The resume does not wait for replays: a call replayed after its outcome refines it here.
             let refined: WakeResult = result == .resumed ? .resumedWithPendingCall : result
             return PushWakeResult(outcome: .ringing, wake: refined)
         }
         recordMissed(push, received: received)
         return PushWakeResult(outcome: .missed, wake: result)
+    }
+
+    /// Records that the server announced `callId` (live or replayed) and wakes the pushes waiting for it.
+    func announced(_ callId: String) {
+        _ = announcedCallIds.insert(callId)
+        for waiter in announcementWaiters.removeValue(forKey: callId) ?? [] { waiter.resume(returning: true) }
+    }
+
+    /// Whether `callId` is announced within `seconds`: returns as soon as it is (no polling tick).
+    private func announcement(of callId: String, within seconds: Double) async -> Bool {
+        if announcedCallIds.contains(callId) { return true }
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(seconds))
+            await self?.announcementTimedOut(callId)
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { announcementWaiters[callId, default: []].append($0) }
+    }
+
+    private func announcementTimedOut(_ callId: String) {
+        for waiter in announcementWaiters.removeValue(forKey: callId) ?? [] { waiter.resume(returning: false) }
     }
 
     private func recordMissed(_ push: PushPayload, received: Date) {

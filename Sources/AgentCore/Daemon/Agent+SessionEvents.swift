@@ -20,7 +20,7 @@ extension Agent {
         case .registrationFailed(let status, let info):
             publishEvent(.registrationFailed(.reported(status: status, info: info)))
         case .incomingCall(let info, let offer, let replayed):
-            _ = announcedCallIds.insert(info.callId)
+            announced(info.callId)
             await callManager.incoming(info, offer: offer, replayed: replayed)
         case .callStatus(let info):
             await callManager.statusChanged(info)

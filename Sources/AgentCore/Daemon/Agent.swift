@@ -43,6 +43,8 @@ public actor Agent {
     private var resumeCount = 0
     var pushedCallIds = PushDeduplicator()
     var announcedCallIds = PushDeduplicator()
+    /// Pushes waiting for their call to be announced (see Agent+Push), by call id.
+    var announcementWaiters: [String: [CheckedContinuation<Bool, Never>]] = [:]
 
     /// Creates the agent; nothing happens until `start()`.
     public init(config: AgentConfig, tokenStore: TokenStore, notifier: SystemdNotifier? = nil,

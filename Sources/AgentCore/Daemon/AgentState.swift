@@ -25,8 +25,6 @@ public enum AgentPhase: String, Sendable {
 /// Time formatting shared by status, events and records.
 enum AgentClock {
     static func iso(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: date)
+        ISO8601Time.string(date)
     }
 }

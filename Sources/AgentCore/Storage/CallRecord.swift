@@ -165,17 +165,8 @@ public struct CallRecordStore: Sendable {
 
 /// ISO 8601 dates with milliseconds, as call records store them.
 enum CallRecordDates {
-    static func format(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: date)
-    }
+    static func format(_ date: Date) -> String { ISO8601Time.string(date) }
 
-    static func parse(_ text: String) -> Date? {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let d = f.date(from: text) { return d }
-        f.formatOptions = [.withInternetDateTime]
-        return f.date(from: text)
-    }
+    /// With or without fractional seconds.
+    static func parse(_ text: String) -> Date? { ISO8601Time.date(text) }
 }

@@ -126,7 +126,7 @@ public final class TokenStore: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(Self.dateFormatter().string(from: date))
+            try container.encode(ISO8601Time.string(date))
         }
         return encoder
     }
@@ -136,17 +136,11 @@ public final class TokenStore: Sendable {
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)
-            guard let date = Self.dateFormatter().date(from: text) else {
+            guard let date = ISO8601Time.date(text) else {
                 throw DecodingError.dataCorruptedError(in: container, debugDescription: "invalid date")
             }
             return date
         }
         return decoder
-    }
-
-    private static func dateFormatter() -> ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
     }
 }

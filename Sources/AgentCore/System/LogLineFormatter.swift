@@ -54,16 +54,6 @@ struct LogLineFormatter: Sendable {
 
     /// ISO 8601 UTC with milliseconds, e.g. `2026-11-29T18:00:00.123Z`.
     static func timestamp(_ time: Double) -> String {
-        let totalMillis = Int64((time * 1000).rounded())
-        var seconds = time_t(totalMillis / 1000)
-        let millis = Int(totalMillis % 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(millis), 3))Z"
+        ISO8601Time.string(milliseconds: Int64((time * 1000).rounded()))
     }
 }

@@ -12,10 +12,16 @@ import Synchronization
 /// instead (the audio timestamp keeps pace through `RTPPacketizer.skip`); send an RTCP compound
 /// when `RTCPScheduler` says so; then play one slot out of the jitter buffer into the sink
 /// (`CallPlayout`: decode, recover from FEC, conceal with a fade, or silence). Nothing here
-/// blocks on I/O: sources and sinks buffer in the background and `ICEAgent.send` only queues.
-/// The frame, payload, packet and playout buffers are reused for every tick, and SRTP protects
-/// the packet buffer in place (`SRTPSender`); what still allocates per frame is the send queue's
-/// datagram.
+/// blocks on I/O: sources and sinks buffer in the background and `ICEAgent.send` is a
+/// non-blocking UDP send on this thread (no loop job per packet). The frame, payload, packet and
+/// playout buffers are reused for every tick, and SRTP protects the packet buffer in place
+/// (`SRTPSender`): nothing is allocated per frame on the send path.
+///
+/// The call's first received audio packet does not wait for the next tick: `CallReceiveState`
+/// reports it and the clock runs this call's playout at once (`MediaClock.requestPlayout`). The
+/// next periodic tick then plays nothing, so the sink still gets one frame per period and the
+/// delay of the rest of the call is the same as without the early frame; only the first frame is
+/// heard up to one period sooner.
 ///
 /// Runs on: the media clock thread for every tick (all state below `clock`, the codecs
 /// included, is touched only there); `start`/`stop`/`sendGoodbye` from the call's owner.
@@ -59,6 +65,8 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
     private var encoded = [UInt8](repeating: 0, count: 1_500)
     private var eventStart: (offset: UInt32, timestamp: UInt32)?
     private var decodedAny = false
+    /// The first packet was played between two ticks: the next tick plays nothing.
+    private var skipNextPlayout = false
     private var playout: CallPlayout
     private var reportedFailures = Set<String>()
 
@@ -80,15 +88,26 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
         playout = CallPlayout(codecs: codecs, receive: setup.receive)
     }
 
-    /// Joins the media clock (thread `wcs-media`): the first tick runs at once. Does nothing
-    /// after a first `start()` or after `stop()`.
+    /// Joins the media clock (thread `wcs-media`): the first tick runs at once, and the first
+    /// received audio packet is played as soon as it arrives. Does nothing after a first
+    /// `start()` or after `stop()`.
     func start() {
-        lifecycle.withLock { life in
-            guard life.registration == nil, !life.stopped else { return }
-            life.registration = clock.register { [self] now, skipped in
+        let started = lifecycle.withLock { life in
+            guard life.registration == nil, !life.stopped else { return false }
+            life.registration = clock.register({ [self] now, skipped in
                 tick(now: now, skipped: skipped)
-            }
+            }, playout: { [self] now in
+                firstPacketPlayout(now: now)
+            })
+            return true
         }
+        if started { setup.receive.onFirstAudioPacket { [weak self] in self?.firstPacketArrived() } }
+    }
+
+    /// The first audio packet is in the jitter buffer (loop thread): play it now, not at the next tick.
+    private func firstPacketArrived() {
+        guard let registration = lifecycle.withLock({ $0.registration }) else { return }
+        clock.requestPlayout(registration)
     }
 
     /// Leaves the media clock and waits for this call's tick in progress to finish. Idempotent.
@@ -124,7 +143,19 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
         if skipped > 0 { packetizer.skip(samples: UInt32(truncatingIfNeeded: skipped * codecs.timestampStep)) }
         sendTick(now: now)
         rtcpTick(now: now)
+        if skipNextPlayout {
+            skipNextPlayout = false
+        } else {
+            playoutTick(now: now)
+        }
+    }
+
+    /// The playout the first packet asked for (clock thread, between two ticks): it stands in for
+    /// the next tick's. Nothing to do when a tick already decoded the packet.
+    private func firstPacketPlayout(now: Double) {
+        guard !decodedAny, !skipNextPlayout else { return }
         playoutTick(now: now)
+        skipNextPlayout = true
     }
 
     private func sendTick(now: Double) {
@@ -217,13 +248,15 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
         }
     }
 
-    private func playoutTick(now: Double) {
+    @discardableResult
+    private func playoutTick(now: Double) -> CallPlayout.Slot {
         let (slot, failure) = playout.next(now: now) { play($0) }
         if let failure { reportOnce("decode", failure) }
         if slot == .decoded && !decodedAny {
             decodedAny = true
             setup.firstAudioDecoded()
         }
+        return slot
     }
 
     private func play(_ samples: UnsafeBufferPointer<Int16>) {

@@ -204,18 +204,19 @@ final class CallMediaTransport {
             receive.discard()
             return
         }
-        let first: Bool
+        let recorded: CallReceiveState.Recorded
         if header.payloadType == negotiated.codec.payloadType {
-            first = receive.record(header, payloadBytes: range.count, audioPayload: decrypted[range], arrival: arrival)
+            recorded = receive.record(header, payloadBytes: range.count, audioPayload: decrypted[range], arrival: arrival)
         } else if header.payloadType == negotiated.telephoneEventPT {
-            first = receive.record(header, payloadBytes: range.count, audioPayload: nil, arrival: arrival)
+            recorded = receive.record(header, payloadBytes: range.count, audioPayload: nil, arrival: arrival)
             receiveTelephoneEvent(header, payload: decrypted[range])
         } else {
             receive.discard()
             return
         }
         mediaTimedOut = false
-        if first { handlers.event(.firstPacketReceived) }
+        if recorded.firstPacket { handlers.event(.firstPacketReceived) }
+        if recorded.firstAudio { receive.firstAudioRecorded() }  // played at once, not at the next tick
     }
 
     private func receiveTelephoneEvent(_ header: RTPHeader, payload: ArraySlice<UInt8>) {

@@ -33,6 +33,8 @@ final class CallReceiveState: Sendable {
         var receiver: RTPReceiverStats?
         var counters = Snapshot()
         var lastArrival: Double?
+        var audioSeen = false
+        var firstAudioHook: (@Sendable () -> Void)?
     }
 
     private let clockRate: Int
@@ -52,23 +54,59 @@ final class CallReceiveState: Sendable {
 
     // MARK: Loop thread
 
+    /// What `record` found.
+    struct Recorded {
+        /// The call's first RTP packet (audio or telephone event).
+        let firstPacket: Bool
+        /// The call's first audio packet: call `firstAudioRecorded()` once the first packet is announced.
+        let firstAudio: Bool
+    }
+
     /// Records an RTP packet's reception (audio or telephone event); `audioPayload`, when given,
-    /// is copied into the jitter buffer's reused storage. Returns true for the first packet of the call.
-    func record(_ header: RTPHeader, payloadBytes: Int, audioPayload: ArraySlice<UInt8>?, arrival: Double) -> Bool {
+    /// is copied into the jitter buffer's reused storage.
+    func record(_ header: RTPHeader, payloadBytes: Int, audioPayload: ArraySlice<UInt8>?, arrival: Double) -> Recorded {
         state.withLock { state in
-            let first = state.lastArrival == nil
-            state.lastArrival = arrival
-            state.counters.packetsReceived += 1
-            state.counters.bytesReceived += payloadBytes
-            if state.receiver == nil { state.receiver = RTPReceiverStats(ssrc: header.ssrc, clockRate: clockRate) }
-            state.receiver?.record(header, payloadBytes: payloadBytes, arrival: arrival)
-            if let audioPayload {
-                audioPayload.withUnsafeBytes { bytes in
-                    _ = state.jitter.insert(seq: header.sequenceNumber, timestamp: header.timestamp, payloadBytes: bytes,
-                                            arrival: arrival, ssrc: header.ssrc)
-                }
+            let firstAudio = audioPayload != nil && !state.audioSeen
+            if firstAudio { state.audioSeen = true }
+            let first = recordLocked(&state, header, payloadBytes: payloadBytes, audioPayload: audioPayload, arrival: arrival)
+            return Recorded(firstPacket: first, firstAudio: firstAudio)
+        }
+    }
+
+    /// Runs the `onFirstAudioPacket` hook, once (the audio engine then plays the packet at once).
+    /// The receive path calls it after `record` said `firstAudio` and after it announced the
+    /// first packet, so the first decoded audio is never reported before the first packet.
+    func firstAudioRecorded() {
+        let hook = state.withLock { state in
+            defer { state.firstAudioHook = nil }
+            return state.firstAudioHook
+        }
+        hook?()
+    }
+
+    private func recordLocked(_ state: inout Guarded, _ header: RTPHeader, payloadBytes: Int, audioPayload: ArraySlice<UInt8>?,
+                              arrival: Double) -> Bool {
+        let first = state.lastArrival == nil
+        state.lastArrival = arrival
+        state.counters.packetsReceived += 1
+        state.counters.bytesReceived += payloadBytes
+        if state.receiver == nil { state.receiver = RTPReceiverStats(ssrc: header.ssrc, clockRate: clockRate) }
+        state.receiver?.record(header, payloadBytes: payloadBytes, arrival: arrival)
+        if let audioPayload {
+            audioPayload.withUnsafeBytes { bytes in
+                _ = state.jitter.insert(seq: header.sequenceNumber, timestamp: header.timestamp, payloadBytes: bytes,
+                                        arrival: arrival, ssrc: header.ssrc)
             }
-            return first
+        }
+        return first
+    }
+
+    /// Sets what `firstAudioRecorded()` runs once, right after the call's first audio packet went
+    /// into the jitter buffer (the audio engine's early playout). Not run for a packet recorded
+    /// before it was set.
+    func onFirstAudioPacket(_ hook: @escaping @Sendable () -> Void) {
+        state.withLock { state in
+            if !state.audioSeen { state.firstAudioHook = hook }
         }
     }
 

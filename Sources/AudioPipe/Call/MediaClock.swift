@@ -10,6 +10,11 @@ import Glibc
 /// so a newly registered call is woken at once and gets its first tick (its first frame goes out
 /// right after DTLS) without waiting for the next shared deadline.
 ///
+/// A call may also ask for one playout of its own at once (`requestPlayout`): its first packet
+/// then plays when it arrives instead of up to one period later; the call stays on the shared
+/// cadence afterwards (NetEQ starts a stream the same way: the first frame out at once, the
+/// delay grown afterwards by stretching).
+///
 /// A round that runs late is followed by the next ones back to back until the clock is caught
 /// up; more than `maximumCatchUp` periods behind, the missed periods are skipped and reported to
 /// each tick as `skipped`. With no call registered the thread waits without a timeout.
@@ -19,12 +24,19 @@ import Glibc
 final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex`, a pthread_mutex_t
     /// What a registered call's tick is called with.
     typealias Tick = (_ now: Double, _ skipped: Int) -> Void
+    /// What a registered call's extra playout (`requestPlayout`) is called with.
+    typealias Playout = (_ now: Double) -> Void
 
     /// One registered call.
     final class Registration: @unchecked Sendable {  // @unchecked: fields under the clock's mutex
         fileprivate var tick: Tick?
+        fileprivate var playout: Playout?
         fileprivate var needsFirstTick = true
-        fileprivate init(tick: @escaping Tick) { self.tick = tick }
+        fileprivate var needsPlayout = false
+        fileprivate init(tick: @escaping Tick, playout: Playout?) {
+            self.tick = tick
+            self.playout = playout
+        }
     }
 
     /// The clock every call uses.
@@ -57,17 +69,14 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
     }
 
     /// Adds a call: `tick` runs on the clock thread at once and then every period, until
-    /// `unregister`. Starts the thread on first use.
-    func register(_ tick: @escaping Tick) -> Registration {
-        let registration = Registration(tick: tick)
+    /// `unregister`; `playout` runs there once per `requestPlayout`. Starts the thread on first use.
+    func register(_ tick: @escaping Tick, playout: Playout? = nil) -> Registration {
+        let registration = Registration(tick: tick, playout: playout)
         locked {
             registrations.append(registration)
             if !threadStarted {
                 threadStarted = true
-                let thread = Thread { [self] in run() }
-                thread.name = name
-                thread.stackSize = 1 << 20
-                thread.start()
+                NamedThread.start(name, stackSize: 1 << 20) { [self] in run() }
             }
             pthread_cond_broadcast(condition)
         }
@@ -81,7 +90,20 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
             registrations.removeAll { $0 === registration }
             let onClockThread = clockThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
             while running === registration && !onClockThread { pthread_cond_wait(condition, mutex) }
-            registration.tick = nil  // releases what the closure captured
+            registration.tick = nil  // releases what the closures captured
+            registration.playout = nil
+        }
+    }
+
+    /// Runs `registration`'s `playout` once on the clock thread as soon as it is free, between
+    /// the periodic ticks (which keep their cadence). Safe from any thread; does nothing for a
+    /// call that is not registered (any more) or has no `playout`. Requests made before the
+    /// call's playout ran are merged into one.
+    func requestPlayout(_ registration: Registration) {
+        locked {
+            guard registration.playout != nil, registrations.contains(where: { $0 === registration }) else { return }
+            registration.needsPlayout = true
+            pthread_cond_broadcast(condition)
         }
     }
 
@@ -101,7 +123,13 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
             let fresh = registrations.filter(\.needsFirstTick)
             if !fresh.isEmpty {
                 for registration in fresh { registration.needsFirstTick = false }
-                runRound(fresh, now: Self.now(), skipped: 0)
+                runRound(fresh, .tick(skipped: 0), now: Self.now())
+                continue
+            }
+            if registrations.contains(where: \.needsPlayout) {
+                let asked = registrations.filter(\.needsPlayout)
+                for registration in asked { registration.needsPlayout = false }
+                runRound(asked, .playout, now: Self.now())
                 continue
             }
             let now = Self.now()
@@ -117,19 +145,30 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
                 deadline += skipped * periodNanoseconds
                 Log.notice("audio", "\(name): clock \(behind / 1_000_000) ms behind; skipping \(skipped) frames")
             }
-            runRound(registrations, now: now, skipped: skipped)
+            runRound(registrations, .tick(skipped: skipped), now: now)
             deadline += periodNanoseconds
         }
     }
 
-    /// Runs each registration's tick (mutex held on entry and exit, released around each tick).
-    private func runRound(_ round: [Registration], now: Int, skipped: Int) {
+    /// What a round runs for each of its registrations.
+    private enum Work {
+        case tick(skipped: Int)
+        case playout
+    }
+
+    /// Runs `work` for each registration of `round` still registered (mutex held on entry and
+    /// exit, released around each call).
+    private func runRound(_ round: [Registration], _ work: Work, now: Int) {
         let seconds = Double(now) / 1_000_000_000
-        for registration in round {
-            guard let tick = registration.tick, registrations.contains(where: { $0 === registration }) else { continue }
+        for registration in round where registrations.contains(where: { $0 === registration }) {
+            let tick = registration.tick
+            let playout = registration.playout
             running = registration
             pthread_mutex_unlock(mutex)
-            tick(seconds, skipped)
+            switch work {
+            case .tick(let skipped): tick?(seconds, skipped)
+            case .playout: playout?(seconds)
+            }
             pthread_mutex_lock(mutex)
             running = nil
             pthread_cond_broadcast(condition)

@@ -38,6 +38,7 @@ let niceNewSelectedPair: cnice_new_selected_pair_fn = { _, streamID, componentID
 /// `nice_agent_attach_recv` callback: one datagram that is not STUN.
 let niceReceive: NiceAgentRecvFunc = { _, _, componentID, length, buffer, userData in
     guard let buffer, length > 0, let session = session(userData) else { return }
-    let bytes = Array(UnsafeRawBufferPointer(start: buffer, count: Int(length)))
-    MainLoopActor.assumeIsolated { session.received(componentID: componentID, datagram: bytes) }
+    // libnice's buffer, valid during this call; `assumeIsolated` runs synchronously on this thread.
+    nonisolated(unsafe) let bytes = UnsafeRawBufferPointer(start: buffer, count: Int(length))
+    MainLoopActor.assumeIsolated { session.received(componentID: componentID, bytes: bytes) }
 }

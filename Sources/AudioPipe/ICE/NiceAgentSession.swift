@@ -10,7 +10,8 @@ import Synchronization
 /// and every field on the thread that runs the agent's GLib context. The C callbacks, which GLib
 /// calls on that thread, enter with `MainLoopActor.assumeIsolated`. Only `send`, `gather`'s DNS
 /// step and `selectedPair` are `nonisolated`: the media clock thread sends from off the loop
-/// (an atomic flag, then a posted job) and call records read the pair (a `Mutex`).
+/// (libnice's send is thread-safe: it takes the agent's own lock; see `send`) and call records
+/// read the pair (a `Mutex`).
 /// libnice gets an `Unmanaged` reference to this object as user data; it is released only in
 /// `tearDown`, after the receive callback is detached and the signal handlers are disconnected,
 /// so no C callback can reach a freed object (c-interop-notes pitfall 17).
@@ -27,6 +28,9 @@ final class NiceAgentSession {
     private nonisolated let sendable = Atomic<Bool>(false)
     /// The pair libnice selected: written on the loop, read by call records on any thread.
     private nonisolated let selected = Mutex<ICESelectedPair?>(nil)
+    /// The agent for `send` on any thread: set in `create`, cleared in `tearDown` before the
+    /// agent is released, so no send reaches a freed agent.
+    private nonisolated let sendTarget = Mutex<NiceSendTarget?>(nil)
 
     private var stateHandler: (@MainLoopActor (ICEState) -> Void)?
     private var receiveHandler: (@MainLoopActor ([UInt8]) -> Void)?
@@ -41,6 +45,8 @@ final class NiceAgentSession {
     private var gatherTimer: LoopTimer?
     private var gatherStarted = ContinuousClock.now
     private var connectTimer: LoopTimer?
+    /// The storage `received` reuses for every datagram.
+    private var receivedDatagram: [UInt8] = []
 
     init(configuration: ICEConfiguration) throws {
         try configuration.validate()
@@ -94,14 +100,20 @@ final class NiceAgentSession {
         try applyRemote(ufrag: ufrag, pwd: pwd, candidates: candidates, iceLite: iceLite)
     }
 
-    /// Sends on the loop: at once when called there (DTLS), else as a posted job that keeps the
-    /// caller's order (the media clock's RTP and RTCP).
+    /// Sends at once on the calling thread: the loop (DTLS) or the media clock (RTP, RTCP).
+    /// `nice_agent_send` is thread-safe (libnice takes its agent lock, and drops it before it
+    /// calls back into us, so the two locks never nest the other way round). Sending here instead
+    /// of posting a job to the loop saves, per packet, a wakeup of the loop thread (an eventfd
+    /// write, a poll return and a read) and the job's allocations.
     nonisolated func send(_ datagram: [UInt8]) {
         guard !datagram.isEmpty, sendable.load(ordering: .acquiring) else { return }
-        if MainLoopActor.isCurrent {
-            MainLoopActor.assumeIsolated { self.sendNow(datagram) }
-        } else {
-            MainLoopActor.loop.post { MainLoopActor.assumeIsolated { self.sendNow(datagram) } }
+        sendTarget.withLock { target in
+            guard let target else { return }
+            let sent = datagram.withUnsafeBytes { bytes in
+                nice_agent_send(target.agent, target.streamID, 1, guint(bytes.count),
+                                bytes.baseAddress?.assumingMemoryBound(to: gchar.self))
+            }
+            if sent < 0 { Log.debug("ice", "\(logName): send of \(datagram.count) bytes failed") }
         }
     }
 
@@ -143,6 +155,7 @@ final class NiceAgentSession {
         self.agent = agent
         self.streamID = streamID
         self.retainedByLibnice = reference
+        sendTarget.withLock { $0 = NiceSendTarget(agent: agent, streamID: streamID) }
         nice_agent_attach_recv(agent, streamID, 1, MainLoopActor.loop.context, niceReceive, userData)
         signalHandlers = [
             cnice_connect_component_state_changed(agent, niceComponentStateChanged, userData),
@@ -293,10 +306,13 @@ final class NiceAgentSession {
             + "\(pair.remote.address):\(pair.remote.port) \(pair.remote.type.token)")
     }
 
-    func received(componentID: guint, datagram: [UInt8]) {
-        guard componentID == 1 else { return }
-        guard !isClosed else { return }
-        receiveHandler?(datagram)
+    /// One datagram from libnice, copied into `received`'s storage, which is reused for the next
+    /// one (no new array per packet unless the handler keeps the array it was given).
+    func received(componentID: guint, bytes: UnsafeRawBufferPointer) {
+        guard componentID == 1, !isClosed, let receiveHandler else { return }
+        receivedDatagram.removeAll(keepingCapacity: true)
+        receivedDatagram.append(contentsOf: bytes)
+        receiveHandler(receivedDatagram)
     }
 
     private func connectTimedOut() {
@@ -326,20 +342,13 @@ final class NiceAgentSession {
 
     // MARK: - Loop thread: data and teardown
 
-    private func sendNow(_ datagram: [UInt8]) {
-        guard let agent, lastReported == .connected || lastReported == .ready else { return }
-        let sent = datagram.withUnsafeBytes { bytes in
-            nice_agent_send(agent, streamID, 1, guint(bytes.count), bytes.baseAddress?.assumingMemoryBound(to: gchar.self))
-        }
-        if sent < 0 { Log.debug("ice", "\(logName): send of \(datagram.count) bytes failed") }
-    }
-
     private func tearDown() {
         guard let agent else { return }
         self.agent = nil
         report(.closed)
         isClosed = true
         sendable.store(false, ordering: .releasing)
+        sendTarget.withLock { $0 = nil }  // waits for a send in progress on another thread
         stateHandler = nil
         receiveHandler = nil
         gatherTimer?.cancel()
@@ -363,6 +372,13 @@ final class NiceAgentSession {
 
     /// Hands out 1, 2, 3, ... to name agents in the log.
     private nonisolated static let numbers = Atomic<Int>(0)
+}
+
+/// The libnice agent and stream `send` uses from any thread. `@unchecked`: a NiceAgent*, whose
+/// send is thread-safe; it is only used under `NiceAgentSession.sendTarget`'s lock.
+private struct NiceSendTarget: @unchecked Sendable {  // unchecked: a NiceAgent* (thread-safe send), used under a Mutex
+    let agent: OpaquePointer
+    let streamID: guint
 }
 
 extension TURNServer.Transport {

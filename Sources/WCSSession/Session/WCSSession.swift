@@ -36,7 +36,6 @@ public actor WCSSession {
     private var readerTask: Task<Void, Never>?
     private var proberTask: Task<Void, Never>?
     private var pingsMissing = 0
-    private var pendingRequest: ConnectionRequest?
     private var handshake: CheckedContinuation<Handshake, Never>?
     private var handshakeDeadline: Task<Void, Never>?
     private var registration: RegistrationResult?
@@ -244,7 +243,6 @@ public actor WCSSession {
         let gen = generation
         registration = nil
         replayedSinceHandshake = []
-        pendingRequest = request
         let ws = WebSocketConnection(
             options: WebSocketOptions(url: configuration.url, caFile: configuration.caFile,
                                       allowInsecureTLS: configuration.allowInsecureTLS,
@@ -252,6 +250,9 @@ public actor WCSSession {
                                       tcpLiveness: configuration.tcpLiveness),
             loop: loop)
         connection = ws
+        // Queued before the connect: the transport writes it as soon as the upgrade completes, on
+        // the loop thread, without a round trip through this actor (it is the first thing on the wire).
+        send(.connection(request))
         setState(.connecting)
         readerTask = Task { [weak self] in
             for await event in ws.events {
@@ -325,10 +326,6 @@ public actor WCSSession {
             setState(.connected)
             pingsMissing = 0
             startProber(generation: gen)
-            if let request = pendingRequest {
-                pendingRequest = nil
-                send(.connection(request))
-            }
         case .text(let text):
             receive(text)
         case .binary(let count):

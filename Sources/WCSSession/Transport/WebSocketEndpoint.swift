@@ -1,17 +1,24 @@
 import Foundation
 
 /// A parsed `ws://` / `wss://` URL: where to connect and what to say in the handshake.
-struct WebSocketEndpoint: Sendable, Equatable {
+///
+/// Public so that configuration checks read a server URL exactly as the transport will (and
+/// without Foundation's `URLComponents`, whose host getter runs ICU's IDNA code). A value type;
+/// any thread.
+public struct WebSocketEndpoint: Sendable, Equatable {
     /// The host as written, without IPv6 brackets (also the TLS name to verify).
-    let host: String
-    let port: Int
-    let secure: Bool
+    public let host: String
+    /// The port, or the scheme's default (80, 443).
+    public let port: Int
+    /// Whether this is `wss://`.
+    public let secure: Bool
     /// Path plus query, always starting with "/".
-    let path: String
+    public let path: String
     /// What kind of host this is; literals skip the resolver.
-    let hostKind: HostKind
+    public let hostKind: HostKind
 
-    enum HostKind: Sendable, Equatable {
+    /// A host name, or an IPv4 or IPv6 literal.
+    public enum HostKind: Sendable, Equatable {
         case name, ipv4, ipv6
     }
 
@@ -24,8 +31,8 @@ struct WebSocketEndpoint: Sendable, Equatable {
     /// `host:port` for messages.
     var displayName: String { hostKind == .ipv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
-    /// Parses `url`, or throws a `.badURL` error saying what is wrong.
-    init(parsing url: String) throws {
+    /// Parses `url`, or throws a `.badURL` `WebSocketError` saying what is wrong.
+    public init(parsing url: String) throws {
         func bad(_ why: String) -> WebSocketError {
             WebSocketError(kind: .badURL, message: "invalid WebSocket URL '\(url)': \(why)")
         }

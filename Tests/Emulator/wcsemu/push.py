@@ -44,8 +44,8 @@ class PushSender:
 
     async def _post(self, url: str, body: bytes, record: Dict[str, Any]) -> None:
         def post() -> Dict[str, Any]:
-            request = urllib.request.Request(url, data=body, method="POST",
-                                             headers={"Content-Type": "application/json"})
+            headers = {"Content-Type": "application/json", **(self.emulator.settings.push_headers or {})}
+            request = urllib.request.Request(url, data=body, method="POST", headers=headers)
             try:
                 with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as response:
                     return {"target": "url", "ok": 200 <= response.status < 300, "status": response.status}

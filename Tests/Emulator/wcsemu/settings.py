@@ -32,6 +32,8 @@ class Settings:
     detached_calls: str = "keep"
     push_url: Optional[str] = None
     push_command: Optional[str] = None
+    #: Extra HTTP headers of each push_url POST (a push relay's credentials), e.g. {"X-Secret": "..."}.
+    push_headers: Optional[Dict[str, str]] = None
     tls_cert: Optional[str] = None
     tls_key: Optional[str] = None
     media: str = "aiortc"
@@ -109,6 +111,16 @@ def _optional_text(value: Any) -> Optional[str]:
     return value
 
 
+def _optional_headers(value: Any) -> Optional[Dict[str, str]]:
+    if value is None or value == {}:
+        return None
+    if not isinstance(value, dict) or not all(isinstance(k, str) and k and isinstance(v, str)
+                                              and "\n" not in k + v and "\r" not in k + v and ":" not in k
+                                              for k, v in value.items()):
+        raise ValueError("must be an object of header names to string values, or null")
+    return dict(value)
+
+
 def _media_source(value: Any) -> str:
     if not isinstance(value, str) or not is_valid_media_source(value):
         raise ValueError("must be tone:<hz>, file:<path.wav> or silence")
@@ -146,6 +158,7 @@ RUNTIME_FIELDS: Dict[str, Callable[[Any], Any]] = {
     "detached_calls": _choice(DETACHED_CALL_MODES),
     "push_url": _optional_text,
     "push_command": _optional_text,
+    "push_headers": _optional_headers,
     "media_source": _media_source,
     "ice_timeout": _positive,
     "impair": _impairment,

@@ -1,0 +1,108 @@
+#!/usr/bin/python3
+"""Where wcs-agent's resident memory goes: idle, then in one call (issue 9's RSS goals).
+
+`python3 scripts/bench_memory.py [--binary PATH] [--top N]` starts the WCS emulator and one agent
+(the release build by default; `--binary` takes e.g. the static-stdlib build `make deb` makes, from
+.build-deb/release/wcs-agent), waits until it is online and idle, reads /proc/PID/smaps_rollup and
+sums /proc/PID/smaps per mapping (library file, [heap], anonymous, thread stacks), then rings one
+call from the emulator (aiortc leg, tone), waits for the agent's first decoded audio plus a few
+seconds, and reads them again. Prints RSS/PSS/private-dirty totals and the top mappings of both
+states side by side. Figures only, nothing asserted.
+"""
+import argparse
+import os
+import re
+import time
+
+from bench_rig import Agent, Rig
+
+HEADER = re.compile(r"^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$")
+
+
+def rollup(pid):
+    """{field: kB} of /proc/PID/smaps_rollup."""
+    out = {}
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 2 and parts[0].endswith(":") and parts[1].isdigit():
+                out[parts[0][:-1]] = int(parts[1])
+    return out
+
+
+def by_mapping(pid):
+    """{mapping name: {Rss, Pss, Private_Dirty, Private_Clean, Anonymous} kB} from /proc/PID/smaps.
+
+    File mappings are named by their file's base name; anonymous ones are split into the heap, the
+    thread stacks (8 MB-class anonymous mappings right after a guard page are counted as
+    "[anon: stack-sized]") and the rest."""
+    totals = {}
+    current = None
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            m = HEADER.match(line)
+            if m:
+                name = m.group(2).strip()
+                start, end = (int(x, 16) for x in line.split()[0].split("-"))
+                if not name:
+                    name = "[anon: stack-sized]" if (end - start) in (8 << 20, (8 << 20) - 4096) else "[anon]"
+                elif name.startswith("/"):
+                    name = os.path.basename(name)
+                current = totals.setdefault(name, {"Rss": 0, "Pss": 0, "Private_Dirty": 0, "Private_Clean": 0,
+                                                   "Anonymous": 0, "Size": 0})
+                current["Size"] += (end - start) >> 10
+                continue
+            parts = line.split()
+            if current is not None and len(parts) >= 2 and parts[0][:-1] in current and parts[0][:-1] != "Size":
+                current[parts[0][:-1]] += int(parts[1])
+    return totals
+
+
+def threads(pid):
+    return len(os.listdir(f"/proc/{pid}/task"))
+
+
+def snapshot(pid):
+    return {"rollup": rollup(pid), "maps": by_mapping(pid), "threads": threads(pid)}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--binary", default=None, help="wcs-agent to measure (default: .build/release/wcs-agent)")
+    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--settle", type=float, default=3.0, help="seconds to wait before each reading")
+    args = parser.parse_args()
+    rig = Rig(["1001"])
+    try:
+        agent = Agent(rig, "1001", binary=args.binary)
+        time.sleep(args.settle)
+        idle = snapshot(agent.proc.pid)
+        ring = rig.control("POST", "/ring", {"login": agent.login, "caller": "2000", "source": "tone:440"})
+        agent.events.next(lambda e: e.get("type") == "media" and e.get("step") == "first_audio"
+                          and e.get("call_id") == ring["callId"])
+        time.sleep(args.settle)
+        call = snapshot(agent.proc.pid)
+        rig.control("POST", "/hangup", {"callId": ring["callId"]})
+    finally:
+        rig.stop()
+
+    print(f"wcs-agent memory: {agent.bin}")
+    print(f"{'':<34}{'idle':>22}{'in one call':>22}")
+    for key in ("Rss", "Pss", "Private_Dirty", "Private_Clean", "Shared_Clean", "Anonymous"):
+        a, b = idle["rollup"].get(key, 0), call["rollup"].get(key, 0)
+        print(f"  {key:<32}{a / 1024:>18.1f} MB{b / 1024:>18.1f} MB")
+    print(f"  {'threads':<32}{idle['threads']:>21}{call['threads']:>22}")
+    names = sorted(set(idle["maps"]) | set(call["maps"]),
+                   key=lambda n: -max(idle["maps"].get(n, {}).get("Rss", 0), call["maps"].get(n, {}).get("Rss", 0)))
+    print(f"\nTop {args.top} mappings by RSS (kB: RSS idle, RSS call, private dirty call, mapped size):")
+    for name in names[:args.top]:
+        a, b = idle["maps"].get(name, {}), call["maps"].get(name, {})
+        print(f"  {name[:40]:<42}{a.get('Rss', 0):>8}{b.get('Rss', 0):>8}{b.get('Private_Dirty', 0):>8}"
+              f"{b.get('Size', 0):>10}")
+    rest = names[args.top:]
+    print(f"  {'(' + str(len(rest)) + ' more)':<42}{sum(idle['maps'].get(n, {}).get('Rss', 0) for n in rest):>8}"
+          f"{sum(call['maps'].get(n, {}).get('Rss', 0) for n in rest):>8}")
+
+
+if __name__ == "__main__":
+    main()

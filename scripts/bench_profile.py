@@ -1,0 +1,199 @@
+#!/usr/bin/python3
+"""make bench-profile: where one call's CPU goes in the agent (a focused run, not part of make bench).
+
+    python3 scripts/bench_profile.py [--calls 1,16] [--seconds 10] [--record] [--agent BIN]
+    python3 scripts/bench_profile.py --first-audio 20 [--agent BIN]
+
+For each count the agent (release build, or --agent BIN, e.g. the static .build-deb one) answers
+that many wcs-bench-peer calls through the emulator, as in the scaling table; after 2 s to settle,
+over one window of `--seconds`:
+- the agent's CPU (% of one core, /proc) and its threads' shares;
+- syscalls per second by thread and by name, and context switches (perf, tracepoint
+  raw_syscalls:sys_enter; needs root or perf_event_paranoid <= 1), with the RTP packets per
+  second both ways, so the figure per packet can be read off;
+- with --record, a `perf record -g` profile of the agent: the top shared objects and symbols.
+With --first-audio N it runs N of the bench's wake tries instead (the emulator's aiortc leg calls
+the sleeping agent) and prints offer -> first decoded audio (the agent's own `latency_ms`): median,
+min and max. Prints one block per count and writes .build/bench-profile.json. Runs on 127.0.0.1 only.
+"""
+import argparse
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_peer  # noqa: E402
+from bench_proc import Window, loadavg  # noqa: E402
+from bench_rig import ROOT, Agent, Rig  # noqa: E402
+from bench_wake import wake_tries  # noqa: E402
+
+SETTLE = 2.0
+
+
+def syscall_names():
+    """{number: name} from the x86-64 syscall table header (numbers stay numbers without it)."""
+    names = {}
+    for header in ("/usr/include/x86_64-linux-gnu/asm/unistd_64.h", "/usr/include/asm/unistd_64.h"):
+        if os.path.exists(header):
+            with open(header) as f:
+                for line in f:
+                    match = re.match(r"#define __NR_(\w+)\s+(\d+)", line)
+                    if match:
+                        names[int(match.group(2))] = match.group(1)
+            break
+    return names
+
+
+def thread_cpu(pid):
+    """{thread name: CPU seconds} of `pid`'s threads (same-named threads summed)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    result = collections.Counter()
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                text = f.read()
+        except OSError:
+            continue
+        name = text[text.index("(") + 1:text.rindex(")")]
+        fields = text.rsplit(")", 1)[1].split()
+        result[name] += (int(fields[11]) + int(fields[12])) / tick
+    return result
+
+
+def syscall_trace(pid, seconds, names):
+    """Syscalls of `pid` over `seconds`: ({thread: count}, {name: count}, context switches)."""
+    with tempfile.TemporaryDirectory() as work:
+        data = os.path.join(work, "perf.data")
+        subprocess.run(["perf", "record", "-q", "-e", "raw_syscalls:sys_enter", "-e", "context-switches", "-p", str(pid),
+                        "-o", data, "--", "sleep", str(seconds)], capture_output=True, check=True)
+        script = subprocess.run(["perf", "script", "-i", data, "-F", "comm,event,trace"], capture_output=True, text=True,
+                                check=True).stdout
+    by_thread, by_name, switches = collections.Counter(), collections.Counter(), 0
+    for line in script.splitlines():
+        if "context-switches" in line or "cs:" in line:
+            switches += 1
+            continue
+        match = re.match(r"\s*(.+?)\s+raw_syscalls:sys_enter:\s+NR\s+(\d+)", line)
+        if not match:
+            continue
+        by_thread[match.group(1).strip()] += 1
+        number = int(match.group(2))
+        by_name[names.get(number, str(number))] += 1
+    return by_thread, by_name, switches
+
+
+def cpu_profile(pid, seconds):
+    """Top shared objects and symbols of a `perf record -g` of `pid` (percent of samples)."""
+    with tempfile.TemporaryDirectory() as work:
+        data = os.path.join(work, "perf.data")
+        subprocess.run(["perf", "record", "-q", "-F", "999", "-g", "-p", str(pid), "-o", data, "--", "sleep",
+                        str(seconds)], capture_output=True, check=True)
+        report = {}
+        for key in ("dso", "dso,sym"):
+            out = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", key, "--stdio", "-g", "none",
+                                  "--percent-limit", "0.7"], capture_output=True, text=True).stdout
+            report[key] = [line.strip() for line in out.splitlines() if line.strip() and not line.startswith("#")][:30]
+        return report
+
+
+def measure(rig, agent, peer, count, calls, seconds, record, names):
+    while len(calls) < count:
+        pid, call_id = bench_peer.call_client(rig, peer, agent.login)
+        calls.append((pid, call_id))
+        bench_peer.first_audio(peer, pid)
+    time.sleep(SETTLE)
+    threads0 = thread_cpu(agent.proc.pid)
+    window = Window([agent.proc.pid]).start()
+    by_thread, by_name, switches = syscall_trace(agent.proc.pid, seconds, names)
+    per, machine, load = window.stop()
+    threads1 = thread_cpu(agent.proc.pid)
+    wall = seconds
+    row = {"calls": count, "cpu": per[agent.proc.pid], "machine_busy": machine, "load": load, "seconds": seconds,
+           "threads_cpu": {name: round(100 * (threads1[name] - threads0.get(name, 0)) / wall, 2) for name in threads1},
+           "syscalls_per_s": {name: round(n / seconds, 1) for name, n in by_thread.most_common()},
+           "syscall_names_per_s": {name: round(n / seconds, 1) for name, n in by_name.most_common(15)},
+           "context_switches_per_s": round(switches / seconds, 1)}
+    row["syscalls_total_per_s"] = round(sum(by_thread.values()) / seconds, 1)
+    # 50 RTP packets/s each way per call: syscalls per packet (sent + received)
+    row["syscalls_per_packet"] = round(row["syscalls_total_per_s"] / (100 * count), 2)
+    if record:
+        row["profile"] = cpu_profile(agent.proc.pid, seconds)
+    return row
+
+
+def print_row(row):
+    print(f"\n== {row['calls']} call(s): agent CPU {row['cpu']:.2f} % of a core; machine busy {row['machine_busy']:.0f} %, "
+          f"load {row['load']:.1f}")
+    print(f"syscalls {row['syscalls_total_per_s']}/s = {row['syscalls_per_packet']} per RTP packet (50/s each way per call); "
+          f"context switches {row['context_switches_per_s']}/s")
+    print("threads CPU %:", ", ".join(f"{k} {v}" for k, v in sorted(row["threads_cpu"].items(), key=lambda kv: -kv[1]) if v))
+    print("syscalls/s by thread:", ", ".join(f"{k} {v}" for k, v in row["syscalls_per_s"].items()))
+    print("syscalls/s by name:", ", ".join(f"{k} {v}" for k, v in row["syscall_names_per_s"].items()))
+    for key, lines in row.get("profile", {}).items():
+        print(f"perf by {key}:")
+        for line in lines:
+            print("   ", line)
+
+
+def first_audio(tries):
+    rig = Rig(["1001"])
+    try:
+        agent = Agent(rig, "1001")
+        result = wake_tries(rig, agent, tries)
+    finally:
+        rig.stop()
+    values = sorted(result["offer_to_first_audio"])
+    if not values:
+        print(f"no try succeeded: {result.get('errors')}")
+        return
+    print(f"offer -> first decoded audio over {len(values)} tries ({result['failed']} failed): median "
+          f"{values[len(values) // 2]:.1f} ms, min {values[0]:.1f}, max {values[-1]:.1f}; load {loadavg():.1f}; "
+          f"agent log: {rig.work}/agent-1001/agent.log")
+    with open(os.path.join(ROOT, ".build/bench-profile.json"), "w") as f:
+        json.dump({"agent": os.environ.get("WCS_BENCH_AGENT"), "first_audio": result}, f, indent=1)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--calls", default="1,16")
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--record", action="store_true", help="also a perf record -g CPU profile")
+    parser.add_argument("--agent", help="agent binary (default: the bench's, see bench_rig.agent_binary)")
+    parser.add_argument("--first-audio", type=int, metavar="N", help="N wake tries: offer -> first decoded audio")
+    args = parser.parse_args()
+    if args.agent:
+        os.environ["WCS_BENCH_AGENT"] = os.path.abspath(args.agent)
+    if args.first_audio:
+        first_audio(args.first_audio)
+        return
+    names = syscall_names()
+    rig = Rig(["1001"])
+    rows = []
+    try:
+        agent = Agent(rig, "1001")
+        print(f"agent {agent.bin}; load average {loadavg():.1f}")
+        peer = bench_peer.Peer(rig.procs, os.path.join(rig.work, "peer.log"))
+        calls = []
+        try:
+            for count in [int(c) for c in args.calls.split(",")]:
+                row = measure(rig, agent, peer, count, calls, args.seconds, args.record, names)
+                rows.append(row)
+                print_row(row)
+                sys.stdout.flush()
+        finally:
+            for pid, call_id in calls:
+                rig.control("POST", "/hangup", {"callId": call_id})
+                peer.close(pid)
+    finally:
+        rig.stop()
+        with open(os.path.join(ROOT, ".build/bench-profile.json"), "w") as f:
+            json.dump({"agent": os.environ.get("WCS_BENCH_AGENT"), "rows": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
