@@ -76,10 +76,7 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
             registrations.append(registration)
             if !threadStarted {
                 threadStarted = true
-                let thread = Thread { [self] in run() }
-                thread.name = name
-                thread.stackSize = 1 << 20
-                thread.start()
+                NamedThread.start(name, stackSize: 1 << 20) { [self] in run() }
             }
             pthread_cond_broadcast(condition)
         }
