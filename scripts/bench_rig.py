@@ -130,7 +130,7 @@ class Rig:
     """The emulator (aiortc media; pushes run `wcs-agent reconnect`, see set_push_target) and the
     processes around it."""
 
-    def __init__(self, users, impair=None):
+    def __init__(self, users, impair=None, emulator_args=()):
         self.work = tempfile.mkdtemp(prefix="wcs-bench-")
         self.procs = []
         self.password_file = private_file(os.path.join(self.work, "pw"), PASSWORD + "\n")
@@ -138,12 +138,12 @@ class Rig:
         args = [PY, os.path.join(ROOT, "Tests/Emulator/wcs_emulator.py"), "--users-file", users_file,
                 "--media-source", "tone:440", "--record-dir", os.path.join(self.work, "emulator-rec"),
                 "--ring-timeout", "60", "--ice-timeout", "30"]
-        emu = subprocess.Popen(args + (["--impair", impair] if impair else []), stdout=subprocess.PIPE,
+        emu = subprocess.Popen(args + (["--impair", impair] if impair else []) + list(emulator_args), stdout=subprocess.PIPE,
                                stderr=open(os.path.join(self.work, "emulator.log"), "w"), text=True)
         self.procs.append(emu)
         self.emulator = emu
         ready = json.loads(emu.stdout.readline())
-        self.url, self.cport = f"ws://127.0.0.1:{ready['port']}", ready["control_port"]
+        self.url, self.cport = f"{ready.get('scheme', 'ws')}://127.0.0.1:{ready['port']}", ready["control_port"]
 
     def set_push_target(self, agent):
         """Pushes run `wcs-agent reconnect` against this agent's control socket."""

@@ -158,11 +158,21 @@ def main():
     parser.add_argument("--trace", action="store_true", help="agent at log level debug; stages from the logs")
     parser.add_argument("--binary", default=None, help="wcs-agent to measure (default: .build/release/wcs-agent)")
     parser.add_argument("--webhook", action="store_true", help="pushes go to the agent's webhook, not `reconnect`")
+    parser.add_argument("--tls", action="store_true", help="wss:// (a self-signed P-256 certificate for 127.0.0.1)")
     args = parser.parse_args()
-    rig = Rig(["1001"])
+    tls_args, agent_args = [], ["--log-level", "debug"] if args.trace else []
+    if args.tls:
+        import subprocess
+        import tempfile
+        certs = tempfile.mkdtemp(prefix="wcs-bench-tls-")
+        cert, key = os.path.join(certs, "cert.pem"), os.path.join(certs, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                        "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                        "-keyout", key, "-out", cert], check=True, capture_output=True)
+        tls_args, agent_args = ["--tls-cert", cert, "--tls-key", key], agent_args + ["--ca-file", cert]
+    rig = Rig(["1001"], emulator_args=tls_args)
     try:
-        agent = Agent(rig, "1001", extra_args=["--log-level", "debug"] if args.trace else [], binary=args.binary,
-                      config_extra=webhook_config(rig.work))
+        agent = Agent(rig, "1001", extra_args=agent_args, binary=args.binary, config_extra=webhook_config(rig.work))
         time.sleep(1)
         result = wake_tries(rig, agent, args.tries, webhook=args.webhook)
         result["reconnect"] = reconnect_times(agent, args.tries)
@@ -175,7 +185,7 @@ def main():
         p50, p95 = percentile(values, 0.5), percentile(values, 0.95)
         text = "–" if p50 is None else f"{p50:7.1f} {p95:7.1f}"
         print(f"  {name:<32} {text}   (n={len(values)})")
-    print(f"wake by {'webhook' if args.webhook else '`reconnect`'}, {args.tries} tries, failed {result['failed']}; "
+    print(f"wake by {'webhook' if args.webhook else '`reconnect`'} over {rig.url.split(':')[0]}, {args.tries} tries, failed {result['failed']}; "
           f"ms, p50 p95; logs: {rig.work}")
     row("push -> session resumed", result["push_to_resumed"])
     row("push -> first audio", result["push_to_first_audio"])

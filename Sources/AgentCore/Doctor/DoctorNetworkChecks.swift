@@ -7,7 +7,8 @@ import Glibc
 #endif
 
 /// The doctor's network checks: the server's name resolves, a WebSocket (with TLS verified
-/// against the CA in use) opens to it, and the STUN and TURN servers answer. Nothing is logged
+/// against the CA in use) opens to it, and the STUN and TURN servers answer
+/// (those two checks are in DoctorICEServerChecks.swift). Nothing is logged
 /// in to: the WebSocket is closed right after the upgrade, and a TURN allocation is released.
 ///
 /// Runs on the CLI's task; the WebSocket is driven by the shared main loop like the daemon's.
@@ -68,34 +69,6 @@ enum DoctorNetworkChecks {
             }
         }
         return verdicts.isEmpty ? [.failure("server", "\(config.server): the connection ended before it opened")] : verdicts
-    }
-
-    /// STUN: a Binding request to `[media] stun`.
-    static func stun(_ config: AgentConfig, timeout: Double) -> DoctorVerdict {
-        guard let server = config.stunServer else { return .ok("stun", "none configured (no server-reflexive candidates)") }
-        let (host, port) = hostAndPort(server)
-        do {
-            let mapped = try STUNProbe.binding(host: host, port: port, timeout: timeout)
-            return .ok("stun", "\(server) answers; it sees this host as \(mapped)")
-        } catch {
-            return .failure("stun", "\(server): \(error)")
-        }
-    }
-
-    /// TURN: an allocation on `[media] turn` with its credentials, released at once.
-    static func turn(_ config: AgentConfig, timeout: Double) -> DoctorVerdict? {
-        guard let server = config.turnServer, let user = config.turnUser, let password = config.turnPassword else {
-            return config.turnServer == nil ? .ok("turn", "none configured") : nil
-        }
-        let (host, port) = hostAndPort(server)
-        let tcp = config.turnTransport == "tcp"
-        guard config.turnTransport != "tls" else { return .warning("turn", "\(server): turn_transport tls is not probed") }
-        do {
-            let relayed = try STUNProbe.allocate(host: host, port: port, tcp: tcp, user: user, password: password, timeout: timeout)
-            return .ok("turn", "\(server) (\(config.turnTransport)): allocated a relay at \(relayed) for \(user), released")
-        } catch {
-            return .failure("turn", "\(server) (\(config.turnTransport)): \(error)")
-        }
     }
 
     /// `host:port`, `[v6]:port` or a bare host (port 3478).

@@ -47,6 +47,12 @@ public final class ICEAgent {
         try await session.gather()
     }
 
+    /// `gather()` with the STUN/TURN names' addresses from `lookup` instead of getaddrinfo
+    /// (tests: a name resolving to both families without editing /etc/hosts).
+    nonisolated func gather(lookup: @escaping ICEServerResolver.Lookup) async throws -> ICELocalParameters {
+        try await session.gather(lookup: lookup)
+    }
+
     /// Sets the peer's credentials and candidates and starts the connectivity checks (and the
     /// `connectTimeout` clock). `candidates` may be empty: the peer is then learned from its
     /// checks as peer-reflexive. Candidates libnice cannot use (component 2, TCP without

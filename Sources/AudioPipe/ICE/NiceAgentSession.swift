@@ -78,14 +78,19 @@ final class NiceAgentSession {
     // MARK: - Public operations
 
     /// Resolves STUN/TURN host names (blocking DNS, so off the loop), then gathers on the loop.
-    nonisolated func gather() async throws -> ICELocalParameters {
+    /// A TURN server becomes one relay per address family of its name (see `ICEServerResolver`);
+    /// `lookup` is getaddrinfo unless a test injects a name's addresses.
+    nonisolated func gather(lookup: ICEServerResolver.Lookup = ICEServerResolver.system) async throws -> ICELocalParameters {
         let stun = try configuration.stunServer.map { server throws(ICEError) in
-            ICEServerAddress(host: try ICEServerResolver.numericAddress(server.host), port: server.port)
+            ICEServerAddress(host: try ICEServerResolver.stunAddress(of: server.host, localAddresses: configuration.localAddresses,
+                                                                     lookup: lookup), port: server.port)
         }
-        let turn = try configuration.turnServers.map { server throws(ICEError) in
-            var resolved = server
-            resolved.host = try ICEServerResolver.numericAddress(server.host)
-            return resolved
+        let turn = try configuration.turnServers.flatMap { server throws(ICEError) in
+            try ICEServerResolver.relayAddresses(of: server.host, lookup: lookup).map { address in
+                var resolved = server
+                resolved.host = address
+                return resolved
+            }
         }
         return try await gatherResolved(stun: stun, turn: turn)
     }

@@ -1,4 +1,8 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import MainLoop
 
 /// A client session with a WCS server: one WebSocket at a time, the WCS JSON protocol, the

@@ -1,6 +1,10 @@
 import CSSL
 import CWebSockets // ERR_clear_error arrives through libwebsockets.h's OpenSSL includes
-import Foundation
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import MainLoop
 import Synchronization
 
@@ -59,7 +63,7 @@ final class ClientTLSContexts: Sendable {
     /// connection by lws (SSL_VERIFY_PEER, host name), trust anchors come from here.
     static func build(_ trust: TLSTrust) -> Result<SSLContextHandle, WebSocketError> {
         let started = DispatchTime.now()
-        if let caFile = trust.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+        if let caFile = trust.caFile, access(caFile, R_OK) != 0 {
             return .failure(WebSocketError(kind: .tls, message: "CA file '\(caFile)' does not exist or is not readable"))
         }
         guard let context = SSL_CTX_new(TLS_client_method()) else {
@@ -81,7 +85,7 @@ final class ClientTLSContexts: Sendable {
             }
         }
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
-        Log.debug("transport", "TLS client context built in \(String(format: "%.1f", milliseconds)) ms "
+        Log.debug("transport", "TLS client context built in \(Milliseconds.text(milliseconds)) ms "
                   + "(CAs: \(trust.caFile ?? (trust.insecure ? "none, insecure" : "system")))")
         return .success(SSLContextHandle(pointer: context))
     }

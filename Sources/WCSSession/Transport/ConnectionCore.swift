@@ -1,5 +1,9 @@
 import CWebSockets
-import Foundation
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import MainLoop
 import Synchronization
 
@@ -347,7 +351,7 @@ actor ConnectionCore {
 
     func connectionError(_ callbackWsi: OpaquePointer, message: String?) {
         guard adopt(callbackWsi) else { return }
-        let text = (message ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "\0").union(.whitespacesAndNewlines))
+        let text = Self.trimmed(message ?? "")
         lastConnectError = text.isEmpty ? nil : text
         guard pendingTerminal == nil, let endpoint else { return }
         if let verifyFailure {
@@ -523,5 +527,14 @@ actor ConnectionCore {
     /// How long a close handshake may take before the socket is dropped (lws waits ~5 s).
     static let closeGraceSeconds = 7.0
 
-    private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+    private static func format(_ value: Double) -> String { Milliseconds.text(value) }
+
+    /// lws's error text without the NULs and whitespace around it.
+    private static func trimmed(_ text: String) -> String {
+        let strip: (Unicode.Scalar) -> Bool = { $0 == "\0" || $0.properties.isWhitespace }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !strip($0) }),
+              let last = scalars.lastIndex(where: { !strip($0) }) else { return "" }
+        return String(String.UnicodeScalarView(scalars[first...last]))
+    }
 }

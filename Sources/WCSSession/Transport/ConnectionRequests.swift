@@ -1,5 +1,9 @@
 import CWebSockets
-import Foundation
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// What other threads ask of one connection: outgoing messages, close, abort. The loop thread

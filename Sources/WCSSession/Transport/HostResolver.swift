@@ -1,4 +1,8 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Resolves host names with `getaddrinfo` off the loop thread (Debian's libwebsockets has no
 /// async DNS, so letting lws resolve would block every connection on the loop).

@@ -1,5 +1,9 @@
 import CWebSockets
-import Foundation
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import MainLoop
 import Synchronization
 
@@ -145,7 +149,7 @@ actor LWSClientContext {
     }
 
     private static func formatMilliseconds(since start: DispatchTime) -> String {
-        String(format: "%.1f", Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
+        Milliseconds.text(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
     }
 
     // MARK: - Connections (loop thread)

@@ -1,4 +1,8 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The two ends of an open TCP connection (numeric addresses), and whether the kernel would still
 /// route to the peer from the same local address, which tells a network change that broke the path

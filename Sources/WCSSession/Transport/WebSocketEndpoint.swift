@@ -1,4 +1,8 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A parsed `ws://` / `wss://` URL: where to connect and what to say in the handshake.
 ///
@@ -36,7 +40,7 @@ public struct WebSocketEndpoint: Sendable, Equatable {
         func bad(_ why: String) -> WebSocketError {
             WebSocketError(kind: .badURL, message: "invalid WebSocket URL '\(url)': \(why)")
         }
-        guard let schemeEnd = url.range(of: "://") else { throw bad("expected ws:// or wss://") }
+        guard let schemeEnd = url.firstRange(of: "://") else { throw bad("expected ws:// or wss://") }
         switch url[..<schemeEnd.lowerBound].lowercased() {
         case "ws": secure = false
         case "wss": secure = true
