@@ -28,7 +28,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_peer  # noqa: E402
-from bench_proc import Window, loadavg  # noqa: E402
+from bench_proc import Window, loadavg, rss_mb  # noqa: E402
 from bench_rig import ROOT, Agent, Rig  # noqa: E402
 from bench_wake import wake_tries  # noqa: E402
 
@@ -113,7 +113,8 @@ def measure(rig, agent, peer, count, calls, seconds, record, names):
     per, machine, load = window.stop()
     threads1 = thread_cpu(agent.proc.pid)
     wall = seconds
-    row = {"calls": count, "cpu": per[agent.proc.pid], "machine_busy": machine, "load": load, "seconds": seconds,
+    row = {"calls": count, "cpu": per[agent.proc.pid], "rss": rss_mb(agent.proc.pid), "machine_busy": machine,
+           "load": load, "seconds": seconds,
            "threads_cpu": {name: round(100 * (threads1[name] - threads0.get(name, 0)) / wall, 2) for name in threads1},
            "syscalls_per_s": {name: round(n / seconds, 1) for name, n in by_thread.most_common()},
            "syscall_names_per_s": {name: round(n / seconds, 1) for name, n in by_name.most_common(15)},
@@ -127,7 +128,8 @@ def measure(rig, agent, peer, count, calls, seconds, record, names):
 
 
 def print_row(row):
-    print(f"\n== {row['calls']} call(s): agent CPU {row['cpu']:.2f} % of a core; machine busy {row['machine_busy']:.0f} %, "
+    print(f"\n== {row['calls']} call(s): agent CPU {row['cpu']:.2f} % of a core, RSS {row['rss']:.1f} MB; "
+          f"machine busy {row['machine_busy']:.0f} %, "
           f"load {row['load']:.1f}")
     print(f"syscalls {row['syscalls_total_per_s']}/s = {row['syscalls_per_packet']} per RTP packet (50/s each way per call); "
           f"context switches {row['context_switches_per_s']}/s")
@@ -176,7 +178,8 @@ def main():
     rows = []
     try:
         agent = Agent(rig, "1001")
-        print(f"agent {agent.bin}; load average {loadavg():.1f}")
+        time.sleep(2)
+        print(f"agent {agent.bin}; idle RSS {rss_mb(agent.proc.pid):.1f} MB; load average {loadavg():.1f}")
         peer = bench_peer.Peer(rig.procs, os.path.join(rig.work, "peer.log"))
         calls = []
         try:
