@@ -11,14 +11,7 @@ extension UnixStreamSocket {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         guard (info.st_mode & S_IFMT) == S_IFSOCK else { throw .notASocket(path) }
-        let address: UnixSocketAddress
-        let fd: Int32
-        do {
-            address = try UnixSocketAddress(path, operation: "bind control socket")
-            fd = try make(operation: "probe control socket", path: path)
-        } catch {
-            throw .system(error)
-        }
+        let (address, fd) = try socket(at: path, operation: "probe control socket")
         defer { FileDescriptorIO.close(fd) }
         switch startConnect(fd, to: address) {
         case 0, EAGAIN, EINPROGRESS:
@@ -32,14 +25,7 @@ extension UnixStreamSocket {
 
     /// Binds and listens on `path` with `mode`, owned by `group` when given.
     static func listen(at path: String, mode: mode_t, group: gid_t?) throws(ControlServerError) -> Int32 {
-        let address: UnixSocketAddress
-        let fd: Int32
-        do {
-            address = try UnixSocketAddress(path, operation: "bind control socket")
-            fd = try make(operation: "create control socket", path: path)
-        } catch {
-            throw .system(error)
-        }
+        let (address, fd) = try socket(at: path, operation: "create control socket")
         // Until chmod below the socket has the umask's mode; peer credentials are checked anyway.
         guard address.withSockaddr({ bind(fd, $0, $1) }) == 0 else {
             let code = errno
@@ -56,5 +42,15 @@ extension UnixStreamSocket {
         if let group, chown(path, uid_t.max, group) != 0 { throw fail("change group of") }
         guard Glibc.listen(fd, 64) == 0 else { throw fail("listen on") }
         return fd
+    }
+
+    /// The control socket's address and a new unbound socket for `operation`.
+    private static func socket(at path: String, operation: String) throws(ControlServerError) -> (UnixSocketAddress, Int32) {
+        do {
+            let address = try UnixSocketAddress(path, operation: "bind control socket")
+            return (address, try make(operation: operation, path: path))
+        } catch {
+            throw .system(error)
+        }
     }
 }
