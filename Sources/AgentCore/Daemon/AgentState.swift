@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WCSSession
 
 /// What the agent is doing, as `status` reports it.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `wcs-agent doctor`: checks what a line needs, one verdict per line, and exits 1 when any
 /// check failed (0 otherwise; warnings do not fail). It reads the configuration exactly as

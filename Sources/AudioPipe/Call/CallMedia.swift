@@ -1,6 +1,7 @@
 import AudioRTP
 import AudioSDP
-import Foundation
+import FoundationEssentials
+import Glibc
 import MainLoop
 import Synchronization
 
