@@ -1,15 +1,14 @@
 /// File paths as plain text: joining a directory and a name, the last component, the parent.
-/// The results are those of `NSString`'s path methods (`appendingPathComponent`,
+/// The results are those of `NSString`'s path methods on Linux (`appendingPathComponent`,
 /// `lastPathComponent`, `deletingLastPathComponent`), which the daemon used before it dropped
-/// Foundation: runs of slashes become one and a trailing slash is dropped (except the root's).
-/// No file system access, no `~` expansion, no `..` resolution. Pure functions; any thread.
+/// Foundation. No file system access, no `~` expansion, no `..` resolution. Pure functions; any thread.
 enum PathName {
-    /// `directory/name`, e.g. `/var/lib/wcs-agent` + `token.json`; `name` alone (tidied) when
-    /// `directory` is empty; `/run/` + `x` is `/run/x`.
+    /// `directory/name`, e.g. `/var/lib/wcs-agent` + `token.json`; no slash added when
+    /// `directory` ends in one; either part alone when the other is empty. Nothing else is changed.
     static func joined(_ directory: String, _ name: String) -> String {
-        if directory.isEmpty { return tidy(name) }
-        if name.isEmpty { return tidy(directory) }
-        return tidy(directory + "/" + name)
+        if name.isEmpty { return directory }
+        if directory.isEmpty { return name }
+        return directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
     /// The last component: `b` of `/a/b` and of `/a/b/`, `/` of `/`, `a` of `a`, empty of empty.
