@@ -123,3 +123,39 @@ def added_call_fit(rows):
     return {"slope": _slope(fitted), "rows": [r["calls"] for r in fitted],
             "slope_all_rows": _slope([r for r in rows if "error" not in r]),
             "rule": f"RTP sent >= {CARRIED_SENT_SHARE:.0%} of due, machine <= {CARRIED_MACHINE_BUSY:.0f} % busy"}
+
+
+def main():
+    """`python3 scripts/bench_scaling.py [--counts 1,16,64] [--seconds 8] [--full-peer]`: the agent's
+    scaling rows alone (after `make bench-build`), as `make bench` prints them; --full-peer makes the
+    far ends encode and decode every frame (the bench before 2026-12-01's fourth session)."""
+    import argparse
+    import json
+    import os
+
+    from bench_rig import ROOT, Agent, Rig
+    from bench_table import far_end_note, scaling_table
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--counts", default="1,16,64")
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--full-peer", action="store_true")
+    parser.add_argument("--floor", type=float, default=None, help="Opus floor in %% of a core for the × floor column")
+    args = parser.parse_args()
+    rig = Rig(["1001"])
+    try:
+        agent = Agent(rig, "1001")
+        peer = bench_peer.Peer(rig.procs, os.path.join(rig.work, "peer.log"), cheap=not args.full_peer)
+        rows = agent_series(rig, agent, peer, [int(c) for c in args.counts.split(",")], args.seconds)
+    finally:
+        rig.stop()
+    fit = added_call_fit(rows)
+    print(scaling_table(rows, "agent", "CPU % peer / emulator", args.floor))
+    print(far_end_note(rows))
+    print(f"added call: {fit}")
+    with open(os.path.join(ROOT, ".build/bench-scaling.json"), "w") as f:
+        json.dump({"rows": rows, "fit": fit, "full_peer": args.full_peer}, f, indent=1, default=str)
+
+
+if __name__ == "__main__":
+    main()
