@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "AudioRTPTests", dependencies: ["AudioRTP", "TestSupport"]),
         .testTarget(name: "AudioJitterTests", dependencies: ["AudioJitter", "AudioRTP", "TestSupport"]),
         .testTarget(name: "AudioCodecTests", dependencies: ["AudioCodec", "AudioPipe", "TestSupport"]),
-        .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "CSRTP", "TestSupport"]),
+        .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "CNice", "CSRTP", "TestSupport"]),
         // wcs-agent and wcs-agentd are built by `swift build --build-tests` (every product); the tests run them.
         .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "AudioPipe", "TestSupport"]),
     ],

@@ -154,6 +154,7 @@ public actor Agent {
     /// `explicit`: a push or a `reconnect` command (a call may be waiting), not the agent's own
     /// start or retry. An explicit wake that shared an attempt which ended in a spread wait goes at once.
     func wake(reason: String, explicit: Bool) async -> WakeResult {
+        if explicit { callManager.expectCall(reason) }  // a push may bring a call: load libnice now
         while let running = attemptTask {
             let shared = await running.value
             guard explicit, waitingForSpread else { return shared }

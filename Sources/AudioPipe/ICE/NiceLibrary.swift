@@ -34,12 +34,20 @@ public enum NiceLibrary {
     /// The soname the agent opens.
     public static let soname = CNICE_LIBRARY_SONAME
 
+    /// The libnice version whose headers the agent was built against (e.g. `0.1.21`); the
+    /// library has no run-time version call, `Loaded.fileVersion` is the file's.
+    public static let headerVersion = "\(NICE_VERSION_MAJOR).\(NICE_VERSION_MINOR).\(NICE_VERSION_MICRO)"
+
     /// Loads libnice (once) and returns the outcome. Blocks the calling thread while the load
     /// runs: not for the loop thread (use `loaded()`).
     public static func load() -> Result<Loaded, ICEError> { outcome }
 
     /// Whether libnice is loaded; never starts a load.
     public static var isLoaded: Bool { cnice_library_is_loaded() != 0 }
+
+    /// Why libnice could not be loaded, once a load failed; nil when it loaded or no load ran.
+    /// Never starts a load.
+    public static var unavailableReason: String? { cnice_library_error().map { String(cString: $0) } }
 
     /// Starts the load on a Dispatch worker and returns at once (nothing when it already ran):
     /// for the moment a call becomes likely, so that answering it does not wait for the load.

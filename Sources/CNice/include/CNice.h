@@ -23,6 +23,7 @@
 
 #include <glib.h>
 #include <nice/agent.h>
+#include <nice/nice-version.h>
 
 /* The soname the loader opens (Debian's libnice10). */
 #define CNICE_LIBRARY_SONAME "libnice.so.10"
