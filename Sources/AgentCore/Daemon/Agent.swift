@@ -302,11 +302,13 @@ public actor Agent {
         switch outcome {
         case .resumed(let info):
             if info.token.value != stored.token { save(info) }  // rotated by the server: same session, calls kept
-            online(info, event: .resumed(sessionId: info.sessionId, pendingCalls: nil))
+            online(info, event: .resumed(sessionId: info.sessionId, pendingCalls: nil,
+                                         timeMicroseconds: AgentClock.microsecondsSinceEpoch()))
             return .resumed
         case .resumedWithPendingCall(let info, let pending):
             if info.token.value != stored.token { save(info) }
-            online(info, event: .resumed(sessionId: info.sessionId, pendingCalls: pending.map(\.callId)))
+            online(info, event: .resumed(sessionId: info.sessionId, pendingCalls: pending.map(\.callId),
+                                         timeMicroseconds: AgentClock.microsecondsSinceEpoch()))
             return .resumedWithPendingCall
         case .reloggedIn(let result, let why):
             Log.notice("agent", "token no longer valid (\(why)); logged in again with a new session")
