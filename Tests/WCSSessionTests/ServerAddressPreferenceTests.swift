@@ -108,6 +108,7 @@ import TestSupport
         guard case .registered = result else { Issue.record("not registered: \(result)"); return }
         #expect(await session.serverAddress == "127.0.0.1")
         #expect(try a.control.sessions().count == 1)
+        #expect(hung.connectionsWaiting() == 1, "the remembered address was tried first")
         await session.disconnect()
     }
 
@@ -149,6 +150,17 @@ final class HungListener: Sendable {
             Glibc.close(fd)
             throw TestSupportError.system("listen on \(address):\(port)", code)
         }
+    }
+
+    /// Connections the kernel completed and nobody accepted (accepts and closes them).
+    func connectionsWaiting() -> Int {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        var count = 0
+        while case let client = accept(fd, nil, nil), client >= 0 {
+            count += 1
+            Glibc.close(client)
+        }
+        return count
     }
 
     func close() { Glibc.close(fd) }
