@@ -1,31 +1,45 @@
 """The scaling table of `make bench`: 1, 2, 4 ... 64 calls held at once.
 
-Two series, both with wcs-bench-peer as the far ends (one process for all calls):
+Two series, both with a cheap wcs-bench-peer as the far ends (one process for all calls; it replays
+pre-encoded Opus and decodes one received packet in 50, so 64 far ends cost little next to the
+measured process; `--cheap`, Benchmarks/wcs-bench-peer/PeerMode.swift):
 - wcs-agent: the peer's offers reach the agent through the emulator (external media legs); the agent
   answers automatically (`[calls] max_calls = 64`; the limit is 256);
-- AudioPipe alone: a second wcs-bench-peer answers every call in one process, up to 64 calls.
+- AudioPipe alone: a second, full wcs-bench-peer answers every call in one process, up to 64 calls.
 
 Calls are added up to each row's count (a ramp), left 2 s to settle, then for `seconds` the
-measured process's CPU (% of one core), its RSS, the machine's busy share and load average, and the
-send-time jitter of its RTP (bench_capture) are taken.
+measured process's CPU (% of one core) and its threads' (the media clock thread `wcs-media` ticks
+every call), its RSS, the machine's busy share and load average, the send-time jitter of its RTP
+(bench_capture), and what the far ends received and decoded (`Peer.check`) are taken.
+
+The cost of each added call is fitted only on the rows the machine carried (`carried`).
 """
 import time
 
 import bench_peer
 from bench_capture import SendJitterCapture, udp_ports
 from bench_proc import Window, rss_mb
+from bench_profile import thread_cpu
 
 SETTLE = 2.0
+# A row the machine carried: the measured process sent at least this share of its due RTP packets,
+# and the machine had some idle time left. Rows past that measure the machine, not the process.
+CARRIED_SENT_SHARE = 0.98
+CARRIED_MACHINE_BUSY = 90.0
 
 
-def _measure(pid, other_pids, seconds):
+def _measure(pid, other_pids, seconds, peer):
     capture = SendJitterCapture(udp_ports(pid))
+    threads0 = thread_cpu(pid)
     window = Window([pid, *other_pids]).start()
     time.sleep(seconds)
     per, machine, load = window.stop()
+    threads1 = thread_cpu(pid)
     jitter = capture.stop()
     return {"cpu": per[pid], "rss": rss_mb(pid), "machine_busy": machine, "load": load, "seconds": seconds,
-            "others_cpu": {p: per[p] for p in other_pids}, "send": jitter}
+            "others_cpu": {p: per[p] for p in other_pids}, "send": jitter,
+            "threads_cpu": {name: round(100 * (threads1[name] - threads0.get(name, 0)) / seconds, 2) for name in threads1},
+            "far_end": peer.check()}
 
 
 def agent_series(rig, agent, peer, counts, seconds):
@@ -42,8 +56,9 @@ def agent_series(rig, agent, peer, counts, seconds):
                 rows.append({"calls": count, "error": f"call {len(calls)} failed: {error}"})
                 break
             time.sleep(SETTLE)
-            row = _measure(agent.proc.pid, [peer.pid, rig.emulator.pid], seconds)
+            row = _measure(agent.proc.pid, [peer.pid, rig.emulator.pid], seconds, peer)
             row["calls"] = count
+            row["carried"] = carried(row)
             row["live"] = sum(len(rig.control("GET", f"/calls?login={agent.login}&state={state}"))
                               for state in ("established", "held"))
             rows.append(row)
@@ -68,8 +83,9 @@ def audiopipe_series(offerer, answerer, counts, seconds):
                 rows.append({"calls": count, "error": f"call {len(calls)} failed: {error}"})
                 break
             time.sleep(SETTLE)
-            row = _measure(answerer.pid, [offerer.pid], seconds)
+            row = _measure(answerer.pid, [offerer.pid], seconds, offerer)
             row["calls"] = count
+            row["carried"] = carried(row)
             rows.append(row)
     finally:
         for pid in calls:
@@ -78,12 +94,68 @@ def audiopipe_series(offerer, answerer, counts, seconds):
     return rows
 
 
-def added_call_cost(rows):
-    """Least-squares slope of CPU over the number of calls (% of a core per added call)."""
-    rows = [r for r in rows if "error" not in r]
+def carried(row):
+    """Whether the machine carried `row`: no error, RTP sent >= 98 % of due (when captured) and the
+    machine <= 90 % busy."""
+    if "error" in row:
+        return False
+    send = row.get("send", {})
+    if "error" not in send and send.get("packets") is not None:
+        due = row["calls"] * 50 * row["seconds"]
+        if send["packets"] < CARRIED_SENT_SHARE * due:
+            return False
+    return row["machine_busy"] <= CARRIED_MACHINE_BUSY
+
+
+def _slope(rows):
     if len(rows) < 2:
         return None
     xs, ys = [r["calls"] for r in rows], [r["cpu"] for r in rows]
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
     var = sum((x - mx) ** 2 for x in xs)
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / var if var else None
+
+
+def added_call_fit(rows):
+    """Least-squares slope of CPU over the number of calls (% of a core per added call), on the
+    carried rows only: {slope, rows (their call counts), slope_all_rows}."""
+    fitted = [r for r in rows if r.get("carried")]
+    return {"slope": _slope(fitted), "rows": [r["calls"] for r in fitted],
+            "slope_all_rows": _slope([r for r in rows if "error" not in r]),
+            "rule": f"RTP sent >= {CARRIED_SENT_SHARE:.0%} of due, machine <= {CARRIED_MACHINE_BUSY:.0f} % busy"}
+
+
+def main():
+    """`python3 scripts/bench_scaling.py [--counts 1,16,64] [--seconds 8] [--full-peer]`: the agent's
+    scaling rows alone (after `make bench-build`), as `make bench` prints them; --full-peer makes the
+    far ends encode and decode every frame (the bench before 2026-12-01's fourth session)."""
+    import argparse
+    import json
+    import os
+
+    from bench_rig import ROOT, Agent, Rig
+    from bench_table import far_end_note, scaling_table
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--counts", default="1,16,64")
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--full-peer", action="store_true")
+    parser.add_argument("--floor", type=float, default=None, help="Opus floor in %% of a core for the × floor column")
+    args = parser.parse_args()
+    rig = Rig(["1001"])
+    try:
+        agent = Agent(rig, "1001")
+        peer = bench_peer.Peer(rig.procs, os.path.join(rig.work, "peer.log"), cheap=not args.full_peer)
+        rows = agent_series(rig, agent, peer, [int(c) for c in args.counts.split(",")], args.seconds)
+    finally:
+        rig.stop()
+    fit = added_call_fit(rows)
+    print(scaling_table(rows, "agent", "CPU % peer / emulator", args.floor))
+    print(far_end_note(rows))
+    print(f"added call: {fit}")
+    with open(os.path.join(ROOT, ".build/bench-scaling.json"), "w") as f:
+        json.dump({"rows": rows, "fit": fit, "full_peer": args.full_peer}, f, indent=1, default=str)
+
+
+if __name__ == "__main__":
+    main()
