@@ -135,6 +135,8 @@ def added_call_fit(rows):
     fitted, basis = [r for r in ran if carried(r)], "carried"
     if len(fitted) < 2:
         fitted, basis = [r for r in ran if kept_pace(r)], "kept pace"
+    if len(fitted) < 2:
+        fitted = []
     for row in rows:
         row["fit"] = row in fitted
     clock = _slope(fitted, _clock_cpu)

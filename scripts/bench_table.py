@@ -164,6 +164,9 @@ def fit_note(fit):
     """How the cost of each added call was fitted, and where the one media clock thread fills up."""
     if not fit:
         return ""
+    if fit["slope"] is None:
+        return (f"Cost of each added call: not fitted, fewer than two rows where the process kept pace ({fit['rule']}); "
+                f"over all rows that ran: {_num(fit['slope_all_rows'], 2)}.")
     which = ("those the machine carried" if fit["basis"] == "carried" else
              "those where the process kept pace: fewer than two rows had the machine ≤ 90 % busy")
     text = (f"Cost of each added call: {_num(fit['slope'], 2)} % of a core, fitted on the rows marked fit, {which} "
