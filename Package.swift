@@ -18,13 +18,16 @@ let package = Package(
         // a macro or a variadic function, a shim header of static inline wrappers.
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
-        .systemLibrary(name: "CNice", pkgConfig: "nice", providers: [.apt(["libnice-dev"])]),
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "CSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
 
+        // libnice, loaded at the first ICE use (dlopen) instead of linked: C definitions of the
+        // libnice functions AudioPipe calls, forwarding to dlsym'd pointers (Sources/CNice). Hidden
+        // visibility keeps libnice's calls to its own functions inside libnice.
+        .target(name: "CNice", dependencies: ["CGLib"], cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
         // JSONValue, the loosely typed JSON both protocols carry (FoundationEssentials only).
         .target(name: "WCSJSON"),
         // The control protocol's client side: wire, typed verbs, client, socket path resolution,
@@ -75,7 +78,7 @@ let package = Package(
         .testTarget(name: "AudioRTPTests", dependencies: ["AudioRTP", "TestSupport"]),
         .testTarget(name: "AudioJitterTests", dependencies: ["AudioJitter", "AudioRTP", "TestSupport"]),
         .testTarget(name: "AudioCodecTests", dependencies: ["AudioCodec", "AudioPipe", "TestSupport"]),
-        .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "CSRTP", "TestSupport"]),
+        .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "CNice", "CSRTP", "TestSupport"]),
         // wcs-agent and wcs-agentd are built by `swift build --build-tests` (every product); the tests run them.
         .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "AudioPipe", "TestSupport"]),
     ],

@@ -32,7 +32,7 @@ from bench_proc import loadavg, rss_mb, sample
 from bench_quality import aiortc_figures, pesq_figures
 from bench_rig import ROOT, Agent, Rig, agent_binary, bin_dir, swift_runtime
 from bench_scaling import added_call_fit, agent_series, audiopipe_series
-from bench_table import far_end_note, main_table, scaling_table
+from bench_table import far_end_note, fit_note, main_table, scaling_table
 from bench_wake import reconnect_times, wake_tries, webhook_config
 
 QUICK = os.environ.get("QUICK", "") not in ("", "0")
@@ -103,6 +103,7 @@ def run(results):
         offerer = Peer(rig.procs, os.path.join(rig.work, "peer-offerer.log"), cheap=True)
         answerer = Peer(rig.procs, os.path.join(rig.work, "peer-answerer.log"))
         results["audiopipe_scaling"] = audiopipe_series(offerer, answerer, PLAN["audiopipe_counts"], PLAN["window"])
+        results["audiopipe_fit"] = added_call_fit(results["audiopipe_scaling"])
     finally:
         rig.stop()
 
@@ -130,11 +131,11 @@ def main():
           "max_calls = 64; calls past the first are held, media runs):")
     print(scaling_table(results["agent_scaling"], "agent", "CPU % peer / emulator", floor["cpu_percent"]))
     print(far_end_note(results["agent_scaling"]))
-    print(f"Cost of each added call: fitted on the rows marked fit ({fit.get('rule', '–')}); over all rows that "
-          f"ran: {fit['slope_all_rows']:.2f} % per call." if fit.get("slope_all_rows") is not None else "")
+    print(fit_note(fit))
     print("\nScaling, AudioPipe alone (a full wcs-bench-peer answering every call in one process; cheap offering peer):")
     print(scaling_table(results["audiopipe_scaling"], "answerer", "CPU % offering peer", floor["cpu_percent"]))
     print(far_end_note(results["audiopipe_scaling"]))
+    print(fit_note(results.get("audiopipe_fit")))
     print(f"\nraw results: .build/bench-results.json; logs: {results.get('work')}")
 
 

@@ -23,9 +23,12 @@ from bench_profile import thread_cpu
 
 SETTLE = 2.0
 # A row the machine carried: the measured process sent at least this share of its due RTP packets,
-# and the machine had some idle time left. Rows past that measure the machine, not the process.
+# few of them late, and the machine had some idle time left. Rows past that measure the machine (or
+# a saturated clock thread), not the cost of a call.
 CARRIED_SENT_SHARE = 0.98
 CARRIED_MACHINE_BUSY = 90.0
+KEPT_PACE_LATE_SHARE = 0.05
+CLOCK_THREAD = "wcs-media"  # AudioPipe's one media clock thread (MediaClock.shared)
 
 
 def _measure(pid, other_pids, seconds, peer):
@@ -58,7 +61,6 @@ def agent_series(rig, agent, peer, counts, seconds):
             time.sleep(SETTLE)
             row = _measure(agent.proc.pid, [peer.pid, rig.emulator.pid], seconds, peer)
             row["calls"] = count
-            row["carried"] = carried(row)
             row["live"] = sum(len(rig.control("GET", f"/calls?login={agent.login}&state={state}"))
                               for state in ("established", "held"))
             rows.append(row)
@@ -85,7 +87,6 @@ def audiopipe_series(offerer, answerer, counts, seconds):
             time.sleep(SETTLE)
             row = _measure(answerer.pid, [offerer.pid], seconds, offerer)
             row["calls"] = count
-            row["carried"] = carried(row)
             rows.append(row)
     finally:
         for pid in calls:
@@ -94,35 +95,56 @@ def audiopipe_series(offerer, answerer, counts, seconds):
     return rows
 
 
-def carried(row):
-    """Whether the machine carried `row`: no error, RTP sent >= 98 % of due (when captured) and the
-    machine <= 90 % busy."""
+def kept_pace(row):
+    """Whether the measured process kept pace in `row`: no error and, when the send times were
+    captured, RTP sent >= 98 % of due with at most 5 % of it late."""
     if "error" in row:
         return False
     send = row.get("send", {})
-    if "error" not in send and send.get("packets") is not None:
-        due = row["calls"] * 50 * row["seconds"]
-        if send["packets"] < CARRIED_SENT_SHARE * due:
-            return False
-    return row["machine_busy"] <= CARRIED_MACHINE_BUSY
+    if "error" in send or send.get("packets") is None:
+        return True
+    due = row["calls"] * 50 * row["seconds"]
+    return send["packets"] >= CARRIED_SENT_SHARE * due and send["late"] <= KEPT_PACE_LATE_SHARE * send["packets"]
 
 
-def _slope(rows):
+def carried(row):
+    """Whether the machine carried `row`: the process kept pace and the machine was <= 90 % busy."""
+    return kept_pace(row) and row["machine_busy"] <= CARRIED_MACHINE_BUSY
+
+
+def _slope(rows, value):
     if len(rows) < 2:
         return None
-    xs, ys = [r["calls"] for r in rows], [r["cpu"] for r in rows]
+    xs, ys = [r["calls"] for r in rows], [value(r) for r in rows]
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
     var = sum((x - mx) ** 2 for x in xs)
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / var if var else None
 
 
+def _clock_cpu(row):
+    return row.get("threads_cpu", {}).get(CLOCK_THREAD, 0.0)
+
+
 def added_call_fit(rows):
-    """Least-squares slope of CPU over the number of calls (% of a core per added call), on the
-    carried rows only: {slope, rows (their call counts), slope_all_rows}."""
-    fitted = [r for r in rows if r.get("carried")]
-    return {"slope": _slope(fitted), "rows": [r["calls"] for r in fitted],
-            "slope_all_rows": _slope([r for r in rows if "error" not in r]),
-            "rule": f"RTP sent >= {CARRIED_SENT_SHARE:.0%} of due, machine <= {CARRIED_MACHINE_BUSY:.0f} % busy"}
+    """Least-squares slope of CPU over the number of calls (% of a core per added call) on the rows
+    the machine carried; when fewer than two were (a busy machine), on the rows where the process
+    kept pace, and `basis` says so. Also the media clock thread's slope on the same rows and the
+    call count at which that one thread would be 100 % busy, and the slope over all rows.
+    Marks the rows used (`row["fit"]`)."""
+    ran = [r for r in rows if "error" not in r]
+    fitted, basis = [r for r in ran if carried(r)], "carried"
+    if len(fitted) < 2:
+        fitted, basis = [r for r in ran if kept_pace(r)], "kept pace"
+    if len(fitted) < 2:
+        fitted = []
+    for row in rows:
+        row["fit"] = row in fitted
+    clock = _slope(fitted, _clock_cpu)
+    return {"slope": _slope(fitted, lambda r: r["cpu"]), "rows": [r["calls"] for r in fitted], "basis": basis,
+            "clock_thread_slope": clock, "clock_thread_saturates_at": 100 / clock if clock and clock > 0 else None,
+            "slope_all_rows": _slope(ran, lambda r: r["cpu"]),
+            "rule": f"carried: RTP sent >= {CARRIED_SENT_SHARE:.0%} of due, late <= {KEPT_PACE_LATE_SHARE:.0%} of sent, "
+                    f"machine <= {CARRIED_MACHINE_BUSY:.0f} % busy"}
 
 
 def main():
@@ -134,7 +156,7 @@ def main():
     import os
 
     from bench_rig import ROOT, Agent, Rig
-    from bench_table import far_end_note, scaling_table
+    from bench_table import far_end_note, fit_note, scaling_table
 
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--counts", default="1,16,64")
@@ -152,7 +174,7 @@ def main():
     fit = added_call_fit(rows)
     print(scaling_table(rows, "agent", "CPU % peer / emulator", args.floor))
     print(far_end_note(rows))
-    print(f"added call: {fit}")
+    print(fit_note(fit))
     with open(os.path.join(ROOT, ".build/bench-scaling.json"), "w") as f:
         json.dump({"rows": rows, "fit": fit, "full_peer": args.full_peer}, f, indent=1, default=str)
 

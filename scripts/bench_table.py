@@ -1,7 +1,6 @@
 """Formats `make bench` results: the issue-9 table (goal, measured, ratio) and the scaling table."""
 from bench_proc import percentile
-
-CLOCK_THREAD = "wcs-media"  # the one media clock thread of AudioPipe (MediaClock.shared)
+from bench_scaling import CLOCK_THREAD
 
 
 def _num(value, digits=1):
@@ -51,7 +50,9 @@ def main_rows(r):
         f"libopus enc+dec {floor:.2f} (complexity {r['floor']['complexity']})", _per_floor(one.get("cpu"), floor))
     fit = r.get("added_call_fit") or {"slope": r.get("added_call_cost"), "rows": []}
     slope = fit["slope"]
-    fitted = f" (fit on rows {', '.join(map(str, fit['rows']))})" if fit["rows"] else ""
+    fitted = ""
+    if fit["rows"]:
+        fitted = f" (fit on rows {', '.join(map(str, fit['rows']))}: {fit.get('basis', 'carried')})"
     add("cost of each added call (% of a core)", _goal_against_floor(1.0, floor, "≤ 1.0"), _num(slope, 2) + fitted,
         _verdict(slope, 1.0), "–", f"{floor:.2f}", _per_floor(slope, floor))
     add("RSS idle (MB)", "≤ 15", _num(r["agent_idle"]["rss"]), _verdict(r["agent_idle"]["rss"], 15),
@@ -125,7 +126,7 @@ def main_table(results):
 
 def scaling_table(rows, who, others_label, floor=None):
     """One row per call count; `× floor` = CPU ÷ (calls × the Opus floor of this run); `fit` = the
-    row was carried by the machine and is in the added-call fit (bench_scaling.carried)."""
+    row is in the added-call fit (bench_scaling.added_call_fit)."""
     out = []
     for row in rows:
         if "error" in row:
@@ -140,7 +141,7 @@ def scaling_table(rows, who, others_label, floor=None):
         out.append((row["calls"], _num(row["cpu"], 1), _num(row["cpu"] / row["calls"], 2),
                     _per_floor(row["cpu"], row["calls"] * floor if floor else None), _num(clock, 1), _num(row["rss"]),
                     due, jitter, late, others, f"{row['machine_busy']:.0f} %", f"{row['load']:.1f}",
-                    "yes" if row.get("carried") else "no"))
+                    "yes" if row.get("fit") else "no"))
     return render(("calls", f"{who} CPU %", "per call", "× floor", "clock thread %", "RSS MB", "RTP sent / due",
                    "send jitter p99 ms", "late / sent", others_label, "machine busy", "load avg", "fit"), out)
 
@@ -157,3 +158,20 @@ def far_end_note(rows):
         text += (f"; cheap peer: {far['decoded']} decoded by libopus (RMS {far['quietest_db']:.1f} to "
                  f"{far['loudest_db']:.1f} dBFS), {far['checked']} TOC-checked only, {far['failed']} refused")
     return text + "."
+
+
+def fit_note(fit):
+    """How the cost of each added call was fitted, and where the one media clock thread fills up."""
+    if not fit:
+        return ""
+    if fit["slope"] is None:
+        return (f"Cost of each added call: not fitted, fewer than two rows where the process kept pace ({fit['rule']}); "
+                f"over all rows that ran: {_num(fit['slope_all_rows'], 2)}.")
+    which = ("those the machine carried" if fit["basis"] == "carried" else
+             "those where the process kept pace: fewer than two rows had the machine ≤ 90 % busy")
+    text = (f"Cost of each added call: {_num(fit['slope'], 2)} % of a core, fitted on the rows marked fit, {which} "
+            f"({fit['rule']}); over all rows that ran: {_num(fit['slope_all_rows'], 2)}.")
+    if fit.get("clock_thread_slope"):
+        text += (f"\nMedia clock thread ({CLOCK_THREAD}, one for all calls): {fit['clock_thread_slope']:.2f} % of a core per "
+                 f"added call on the same rows, so it is 100 % busy at about {fit['clock_thread_saturates_at']:.0f} calls.")
+    return text

@@ -249,6 +249,7 @@ public final class CallMedia: Sendable {
         settings.controlling = controlling
         let agent: ICEAgent
         do {
+            _ = await NiceLibrary.loaded()  // dlopen off the loop thread, at the first call only
             agent = try await ICEAgent(configuration: settings)
         } catch {
             throw .ice("\(error)")
