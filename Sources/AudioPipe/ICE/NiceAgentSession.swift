@@ -75,6 +75,9 @@ final class NiceAgentSession {
 
     nonisolated var selectedPair: ICESelectedPair? { selected.withLock { $0 } }
 
+    /// Whether the sockets are on a media clock's context (for tests and diagnostics).
+    var receivesOnMediaClock: Bool { mediaRoute.isOnMediaClock }
+
     /// A boolean property of the libnice agent, such as "upnp" (for tests and diagnostics);
     /// nil once closed.
     func booleanProperty(_ name: String) -> Bool? {
