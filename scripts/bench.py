@@ -9,8 +9,10 @@ One run, on loopback, with the WCS emulator as server and SIP side:
 - the Opus floor: libopus encode + decode at the agent's settings (wcs-bench);
 - wcs-agent idle; wake latencies over N tries (bench_wake), pushes by `wcs-agent reconnect` and by the
   agent's push webhook; `reconnect` wall time;
-- the scaling table: 1...64 calls to the agent and 1...64 calls to AudioPipe alone, far ends in
-  wcs-bench-peer (bench_scaling), with the machine's load next to each row;
+- the scaling table: 1...64 calls to the agent and 1...64 calls to AudioPipe alone, far ends in a
+  cheap wcs-bench-peer (pre-encoded Opus, 1 packet in 50 decoded; bench_scaling), with the far
+  ends' CPU and the machine's load next to each row; the cost of each added call is fitted on the
+  rows the machine carried;
 - the aiortc 1.4 answerer as the comparison peer, answering the same kind of calls (bench_quality);
 - PESQ-WB of espeak-ng speech from the caller, clean and with `--impair loss=5,jitter=30,seed=1`.
 
@@ -29,8 +31,8 @@ from bench_pesq import ensure_venv
 from bench_proc import loadavg, rss_mb, sample
 from bench_quality import aiortc_figures, pesq_figures
 from bench_rig import ROOT, Agent, Rig, agent_binary, bin_dir, swift_runtime
-from bench_scaling import added_call_cost, agent_series, audiopipe_series
-from bench_table import main_table, scaling_table
+from bench_scaling import added_call_fit, agent_series, audiopipe_series
+from bench_table import far_end_note, fit_note, main_table, scaling_table
 from bench_wake import reconnect_times, wake_tries, webhook_config
 
 QUICK = os.environ.get("QUICK", "") not in ("", "0")
@@ -84,10 +86,11 @@ def run(results):
         results["wake"]["reconnect"] = reconnect_times(agent, PLAN["tries"])
         log(f"wake by the agent's push webhook: {PLAN['tries']} tries")
         results["wake"]["webhook"] = wake_tries(rig, agent, PLAN["tries"], webhook=True)
-        peer = Peer(rig.procs, os.path.join(rig.work, "peer.log"))
+        peer = Peer(rig.procs, os.path.join(rig.work, "peer.log"), cheap=True)  # far ends: not measured
         log(f"agent scaling {PLAN['agent_counts']}")
         results["agent_scaling"] = agent_series(rig, agent, peer, PLAN["agent_counts"], PLAN["window"])
-        results["added_call_cost"] = added_call_cost(results["agent_scaling"])
+        results["added_call_fit"] = added_call_fit(results["agent_scaling"])
+        results["added_call_cost"] = results["added_call_fit"]["slope"]
         log("aiortc answerer")
         results["aiortc"] = aiortc_figures(rig, peer, PLAN["aiortc_tries"], PLAN["window"])
         if venv:
@@ -97,9 +100,10 @@ def run(results):
         else:
             results["pesq"] = {"error": venv_error}
         log(f"AudioPipe scaling {PLAN['audiopipe_counts']}")
-        offerer = Peer(rig.procs, os.path.join(rig.work, "peer-offerer.log"))
+        offerer = Peer(rig.procs, os.path.join(rig.work, "peer-offerer.log"), cheap=True)
         answerer = Peer(rig.procs, os.path.join(rig.work, "peer-answerer.log"))
         results["audiopipe_scaling"] = audiopipe_series(offerer, answerer, PLAN["audiopipe_counts"], PLAN["window"])
+        results["audiopipe_fit"] = added_call_fit(results["audiopipe_scaling"])
     finally:
         rig.stop()
 
@@ -122,11 +126,16 @@ def main():
           f"{floor['encode_us']} µs, decode {floor['decode_us']} µs), complexity {floor['complexity']}; "
           f"wake failures: {results['wake']['failed']}\n")
     print(main_table(results))
-    print("\nScaling, wcs-agent (far ends: wcs-bench-peer; agent max_calls = 64; calls past the first are held, "
-          "media runs):")
-    print(scaling_table(results["agent_scaling"], "agent", "CPU % peer / emulator"))
-    print("\nScaling, AudioPipe alone (wcs-bench-peer answering every call in one process):")
-    print(scaling_table(results["audiopipe_scaling"], "answerer", "CPU % offering peer"))
+    fit = results.get("added_call_fit") or {}
+    print("\nScaling, wcs-agent (far ends: cheap wcs-bench-peer, pre-encoded Opus, 1 packet in 50 decoded; agent "
+          "max_calls = 64; calls past the first are held, media runs):")
+    print(scaling_table(results["agent_scaling"], "agent", "CPU % peer / emulator", floor["cpu_percent"]))
+    print(far_end_note(results["agent_scaling"]))
+    print(fit_note(fit))
+    print("\nScaling, AudioPipe alone (a full wcs-bench-peer answering every call in one process; cheap offering peer):")
+    print(scaling_table(results["audiopipe_scaling"], "answerer", "CPU % offering peer", floor["cpu_percent"]))
+    print(far_end_note(results["audiopipe_scaling"]))
+    print(fit_note(results.get("audiopipe_fit")))
     print(f"\nraw results: .build/bench-results.json; logs: {results.get('work')}")
 
 

@@ -18,10 +18,16 @@ _ids = itertools.count(1)
 
 
 class Peer:
-    """One wcs-bench-peer process; replies are matched by call id, events queued per call."""
+    """One wcs-bench-peer process; replies are matched by call id, events queued per call.
 
-    def __init__(self, procs, log_path):
-        self.proc = subprocess.Popen([peer_binary()], stdin=subprocess.PIPE,
+    cheap=True (`--cheap`) for far ends whose CPU is not the figure: its calls replay pre-encoded
+    Opus and decode only one received packet in 50 (still real ICE, DTLS-SRTP and RTP; see
+    Benchmarks/wcs-bench-peer/PeerMode.swift). The measured AudioPipe-alone answerer stays full.
+    """
+
+    def __init__(self, procs, log_path, cheap=False):
+        self.cheap = cheap
+        self.proc = subprocess.Popen([peer_binary(), *(["--cheap"] if cheap else [])], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=open(log_path, "w"), text=True)
         procs.append(self.proc)
         self.replies = {}
@@ -66,6 +72,19 @@ class Peer:
     def stats(self):
         self.send(op="stats")
         return self.expect("stats", lambda m: True)
+
+    def check(self):
+        """What the peer's calls received: {calls, received, lost} and, for a cheap peer, what its
+        sampled decoder found: {decoded, checked, failed, quietest_db, loudest_db} over all calls."""
+        calls = self.stats()["calls"]
+        result = {"calls": len(calls), "received": sum(c["received"] for c in calls),
+                  "lost": sum(c["lost"] for c in calls)}
+        found = [c["verify"] for c in calls if "verify" in c]
+        if found:
+            result.update({key: sum(f[key] for f in found) for key in ("decoded", "checked", "failed")})
+            result["quietest_db"] = min(f["quietest_db"] for f in found)
+            result["loudest_db"] = max(f["loudest_db"] for f in found)
+        return result
 
     def close(self, call_id):
         self.send(op="close", id=call_id)

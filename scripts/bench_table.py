@@ -1,5 +1,6 @@
 """Formats `make bench` results: the issue-9 table (goal, measured, ratio) and the scaling table."""
 from bench_proc import percentile
+from bench_scaling import CLOCK_THREAD
 
 
 def _num(value, digits=1):
@@ -10,6 +11,15 @@ def _num(value, digits=1):
 
 def _pair(values, digits=1):
     return f"{_num(percentile(values, 0.5), digits)} / {_num(percentile(values, 0.95), digits)}"
+
+
+def _wake_text(figures, key):
+    """p50 / p95 of a wake figure; push → resumed (the agent's own `time_us`) adds the figure at the
+    bench (the event's arrival through `wcs-agent events`), the definition before 2026-12-01."""
+    text = _pair(figures[key])
+    if key == "push_to_resumed" and figures.get("push_to_resumed_relay"):
+        text += f" (at the bench {_pair(figures['push_to_resumed_relay'])})"
+    return text
 
 
 def _median(values):
@@ -31,15 +41,20 @@ def main_rows(r):
     one = agent_rows[0] if agent_rows and "error" not in agent_rows[0] else {}
     rows = []
 
-    def add(figure, goal_text, measured_text, ratio_pair, aiortc_text="–", floor_text="–"):
-        rows.append((figure, goal_text, measured_text, *ratio_pair, aiortc_text, floor_text))
+    def add(figure, goal_text, measured_text, ratio_pair, aiortc_text="–", floor_text="–", floor_ratio="–"):
+        rows.append((figure, goal_text, measured_text, *ratio_pair, floor_ratio, aiortc_text, floor_text))
 
     cpu_goal = 1.25 * floor
     add("CPU per call (% of a core)", f"≤ 1.25 × floor = {cpu_goal:.2f}", _num(one.get("cpu"), 2),
         _verdict(one.get("cpu"), cpu_goal), _num(aiortc.get("call_cpu"), 2),
-        f"libopus enc+dec {floor:.2f} (complexity {r['floor']['complexity']})")
-    slope = r.get("added_call_cost")
-    add("cost of each added call (% of a core)", "≤ 1.0", _num(slope, 2), _verdict(slope, 1.0), "–", f"{floor:.2f}")
+        f"libopus enc+dec {floor:.2f} (complexity {r['floor']['complexity']})", _per_floor(one.get("cpu"), floor))
+    fit = r.get("added_call_fit") or {"slope": r.get("added_call_cost"), "rows": []}
+    slope = fit["slope"]
+    fitted = ""
+    if fit["rows"]:
+        fitted = f" (fit on rows {', '.join(map(str, fit['rows']))}: {fit.get('basis', 'carried')})"
+    add("cost of each added call (% of a core)", _goal_against_floor(1.0, floor, "≤ 1.0"), _num(slope, 2) + fitted,
+        _verdict(slope, 1.0), "–", f"{floor:.2f}", _per_floor(slope, floor))
     add("RSS idle (MB)", "≤ 15", _num(r["agent_idle"]["rss"]), _verdict(r["agent_idle"]["rss"], 15),
         _num(aiortc.get("idle_rss")))
     add("RSS in one call (MB)", "≤ 20", _num(one.get("rss")), _verdict(one.get("rss"), 20), _num(aiortc.get("call_rss")))
@@ -49,13 +64,12 @@ def main_rows(r):
     for key, label, goal in (("push_to_resumed", "push → session resumed", 10),
                              ("reconnect", "`reconnect` command wall time", 15),
                              ("push_to_first_audio", "push → first audio", 60)):
-        values = wake[key]
-        add(f"{label}, p50 / p95 (ms, {len(values)} tries)", f"p95 ≤ {goal}", _pair(values),
-            _verdict(percentile(values, 0.95), goal))
-        hook = wake.get("webhook", {}).get(key)
-        if hook is not None:  # the same push into the agent's webhook: no `reconnect` process
-            add(f"{label} by webhook, p50 / p95 (ms, {len(hook)} tries)", f"p95 ≤ {goal}", _pair(hook),
-                _verdict(percentile(hook, 0.95), goal))
+        for how, figures in (("", wake), (" by webhook", wake.get("webhook"))):
+            values = (figures or {}).get(key)
+            if values is None:  # the webhook series: the same push into the agent's webhook, no process
+                continue
+            add(f"{label}{how}, p50 / p95 (ms, {len(values)} tries)", f"p95 ≤ {goal}", _wake_text(figures, key),
+                _verdict(percentile(values, 0.95), goal))
     for key, label, goal, goal_text in (
             ("clean", "PESQ-WB, clean", 4.38, "keep (4.38 before)"),
             ("impaired_fec", "PESQ-WB, 5 % loss + 0-30 ms jitter, caller sends FEC (as libwebrtc)", 3.3, "≥ 3.3"),
@@ -71,16 +85,30 @@ def main_rows(r):
     big, who = next(((row, "wcs-agent") for row in r["agent_scaling"] if row["calls"] == 64), (None, None))
     if big is None or "error" in big:
         big, who = next(((row, "AudioPipe alone") for row in r["audiopipe_scaling"] if row["calls"] == 64), (big, who))
+    big_goal = _goal_against_floor(100, 64 * floor, "≤ 100 % of a core", "64 × floor") + ", no late frame"
     if big and "error" in big:
-        rows.append(("64 calls in one process", "≤ 100 % of a core, no late frame", big["error"][:60], "–", "no", "–", "–"))
+        add("64 calls in one process", big_goal, big["error"][:60], ("–", "no"), floor_text=f"64 × floor = {64 * floor:.1f}")
     elif big:
-        send = big["send"]
-        late = send.get("late")
-        text = f"{who}: {big['cpu']:.1f} % CPU, {big['rss']:.0f} MB, {late if late is not None else '?'} late"
+        late = big["send"].get("late")
+        clock = big.get("threads_cpu", {}).get(CLOCK_THREAD)
+        text = (f"{who}: {big['cpu']:.1f} % CPU" + (f" (clock thread {clock:.0f} %)" if clock is not None else "")
+                + f", {big['rss']:.0f} MB, {late if late is not None else '?'} late, machine {big['machine_busy']:.0f} % busy")
         meets = "yes" if big["cpu"] <= 100 and late == 0 else "no"
-        rows.append(("64 calls in one process", "≤ 100 % of a core, no late frame", text,
-                     f"{big['cpu'] / 100:.2f}", meets, "–", f"64 × floor = {64 * floor:.1f}"))
+        add("64 calls in one process", big_goal, text, (f"{big['cpu'] / 100:.2f}", meets),
+            floor_text=f"64 × floor = {64 * floor:.1f}", floor_ratio=_per_floor(big["cpu"], 64 * floor))
     return rows
+
+
+def _per_floor(measured, floor):
+    """measured ÷ floor (the codec's own cost measured in the same run: the yardstick)."""
+    return "–" if measured is None or not floor else f"{measured / floor:.2f}"
+
+
+def _goal_against_floor(goal, floor, text, floor_name="floor"):
+    """The goal's text, saying when the goal is below the codec floor measured in this run."""
+    if floor and goal < floor:
+        return f"{text} (= {goal / floor:.2f} × {floor_name}: below it)"
+    return text
 
 
 def render(headers, rows):
@@ -92,21 +120,58 @@ def render(headers, rows):
 
 
 def main_table(results):
-    return render(("figure", "goal", "wcs-agent", "ratio", "meets", "aiortc 1.4 answerer", "floor"), main_rows(results))
+    return render(("figure", "goal", "wcs-agent", "ratio", "meets", "× floor", "aiortc 1.4 answerer", "floor"),
+                  main_rows(results))
 
 
-def scaling_table(rows, who, others_label):
+def scaling_table(rows, who, others_label, floor=None):
+    """One row per call count; `× floor` = CPU ÷ (calls × the Opus floor of this run); `fit` = the
+    row is in the added-call fit (bench_scaling.added_call_fit)."""
     out = []
     for row in rows:
         if "error" in row:
-            out.append((row["calls"], row["error"][:70], "", "", "", "", "", "", "", ""))
+            out.append((row["calls"], row["error"][:70], *[""] * 11))
             continue
         send = row["send"]
         late = "–" if "error" in send else f"{send['late']} / {send['packets']}"
         due = f"{send['packets']} / {int(row['calls'] * 50 * row['seconds'])}" if "error" not in send else "–"
         jitter = "–" if "error" in send else _num(send["jitter_p99_ms"], 2)
         others = " / ".join(f"{v:.1f}" for v in row["others_cpu"].values())
-        out.append((row["calls"], _num(row["cpu"], 1), _num(row["cpu"] / row["calls"], 2), _num(row["rss"]),
-                    due, jitter, late, others, f"{row['machine_busy']:.0f} %", f"{row['load']:.1f}"))
-    return render(("calls", f"{who} CPU %", "per call", "RSS MB", "RTP sent / due", "send jitter p99 ms",
-                   "late / sent", others_label, "machine busy", "load avg"), out)
+        clock = row.get("threads_cpu", {}).get(CLOCK_THREAD)
+        out.append((row["calls"], _num(row["cpu"], 1), _num(row["cpu"] / row["calls"], 2),
+                    _per_floor(row["cpu"], row["calls"] * floor if floor else None), _num(clock, 1), _num(row["rss"]),
+                    due, jitter, late, others, f"{row['machine_busy']:.0f} %", f"{row['load']:.1f}",
+                    "yes" if row.get("fit") else "no"))
+    return render(("calls", f"{who} CPU %", "per call", "× floor", "clock thread %", "RSS MB", "RTP sent / due",
+                   "send jitter p99 ms", "late / sent", others_label, "machine busy", "load avg", "fit"), out)
+
+
+def far_end_note(rows):
+    """One line on what the far ends received and decoded in the biggest row that ran."""
+    ran = [row for row in rows if "error" not in row and row.get("far_end")]
+    if not ran:
+        return ""
+    row = ran[-1]
+    far = row["far_end"]
+    text = f"Far ends at {row['calls']} calls: {far['received']} RTP packets received, {far['lost']} lost"
+    if "decoded" in far:
+        text += (f"; cheap peer: {far['decoded']} decoded by libopus (RMS {far['quietest_db']:.1f} to "
+                 f"{far['loudest_db']:.1f} dBFS), {far['checked']} TOC-checked only, {far['failed']} refused")
+    return text + "."
+
+
+def fit_note(fit):
+    """How the cost of each added call was fitted, and where the one media clock thread fills up."""
+    if not fit:
+        return ""
+    if fit["slope"] is None:
+        return (f"Cost of each added call: not fitted, fewer than two rows where the process kept pace ({fit['rule']}); "
+                f"over all rows that ran: {_num(fit['slope_all_rows'], 2)}.")
+    which = ("those the machine carried" if fit["basis"] == "carried" else
+             "those where the process kept pace: fewer than two rows had the machine ≤ 90 % busy")
+    text = (f"Cost of each added call: {_num(fit['slope'], 2)} % of a core, fitted on the rows marked fit, {which} "
+            f"({fit['rule']}); over all rows that ran: {_num(fit['slope_all_rows'], 2)}.")
+    if fit.get("clock_thread_slope"):
+        text += (f"\nMedia clock thread ({CLOCK_THREAD}, one for all calls): {fit['clock_thread_slope']:.2f} % of a core per "
+                 f"added call on the same rows, so it is 100 % busy at about {fit['clock_thread_saturates_at']:.0f} calls.")
+    return text

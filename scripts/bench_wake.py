@@ -4,8 +4,12 @@ One try: the agent sleeps (`wcs-agent sleep`; the server keeps the session), the
 (its aiortc leg plays a tone), the push runs `wcs-agent reconnect`, the agent resumes by token,
 answers automatically and decodes the caller's first frame; then the caller hangs up.
 
-- push -> session resumed: from the emulator's push time (GET /pushes, wall clock) to the arrival
-  of the agent's `resumed` event on `wcs-agent events` (wall clock, same machine);
+- push -> session resumed: from the emulator's push time (GET /pushes: `time.time()` when it sends
+  the push) to the agent's own record of having the session back: the `resumed` event's `time_us`
+  (the agent's wall clock, µs, stamped when the resume is confirmed; same machine, same clock);
+- push -> session resumed at the bench (`push_to_resumed_relay`, the figure before 2026-12-01's
+  fourth session): to the arrival of that event here, through the agent's event socket, a
+  `wcs-agent events --json` process and its pipe, which adds 1-5 ms of the bench's own;
 - push -> first audio: to the `media` event with step `first_audio`;
 - offer -> first decoded audio: that event's own `latency_ms` (the agent starts timing when it
   takes the offer in hand to answer);
@@ -48,15 +52,17 @@ def wake_once(rig, agent):
     agent.events.drain()
     ring = rig.control("POST", "/ring", {"login": agent.login, "caller": "2000", "source": "tone:440"})
     call_id = ring["callId"]
-    resumed, _ = agent.events.next(lambda e: e.get("type") == "resumed")
+    resumed, resumed_event = agent.events.next(lambda e: e.get("type") == "resumed")
     first, event = agent.events.next(lambda e: e.get("type") == "media" and e.get("step") == "first_audio"
                                      and e.get("call_id") == call_id)
     pushes = [p for p in rig.control("GET", f"/pushes?login={agent.login}") if p.get("callId") == call_id]
     pushed = pushes[0]["time"]
     rig.control("POST", "/hangup", {"callId": call_id})
     agent.events.next(lambda e: e.get("type") == "call_ended" and e.get("call_id") == call_id)
-    return {"push_to_resumed": (resumed - pushed) * 1000, "push_to_first_audio": (first - pushed) * 1000,
-            "offer_to_first_audio": event.get("latency_ms")}
+    back = resumed_event.get("time_us")  # absent from agents before 2026-12-01's fourth session
+    return {"push_to_resumed": (back / 1e6 - pushed) * 1000 if back is not None else None,
+            "push_to_resumed_relay": (resumed - pushed) * 1000,
+            "push_to_first_audio": (first - pushed) * 1000, "offer_to_first_audio": event.get("latency_ms")}
 
 
 def wake_tries(rig, agent, tries, webhook=False):
@@ -69,7 +75,8 @@ def wake_tries(rig, agent, tries, webhook=False):
     else:
         rig.control("POST", "/config", {"push_url": None, "push_headers": None})
         rig.set_push_target(agent)
-    result = {"push_to_resumed": [], "push_to_first_audio": [], "offer_to_first_audio": [], "failed": 0}
+    result = {"push_to_resumed": [], "push_to_resumed_relay": [], "push_to_first_audio": [], "offer_to_first_audio": [],
+              "failed": 0}
     for _ in range(tries):
         try:
             one = wake_once(rig, agent)
@@ -188,14 +195,16 @@ def main():
     print(f"wake by {'webhook' if args.webhook else '`reconnect`'} over {rig.url.split(':')[0]}, {args.tries} tries, failed {result['failed']}; "
           f"ms, p50 p95; logs: {rig.work}")
     row("push -> session resumed", result["push_to_resumed"])
+    row("  (at the bench, event relay)", result["push_to_resumed_relay"])
     row("push -> first audio", result["push_to_first_audio"])
     row("offer -> first audio", result["offer_to_first_audio"])
     row("reconnect wall time", result["reconnect"])
     if stages:
         # Each try's stages, then the bench's own arrival of `resumed` (same order as the pushes).
-        for one, resumed in zip(stages, result["push_to_resumed"] if not result["failed"] else []):
-            one["resumed event at the bench"] = resumed
-        names = [name for name, _, _ in STAGES] + ["resumed event at the bench"]
+        for one, back, relay in zip(stages, *([result["push_to_resumed"], result["push_to_resumed_relay"]]
+                                              if not result["failed"] else [[], []])):
+            one["resumed (agent's time_us)"], one["resumed event at the bench"] = back, relay
+        names = [name for name, _, _ in STAGES] + ["resumed (agent's time_us)", "resumed event at the bench"]
         print("stages, ms after the push (log timestamps, ms resolution):")
         for name in names:
             row(name, [one[name] for one in stages if name in one])

@@ -8,17 +8,24 @@ import Glibc
 /// ICE-controlling) or answering another peer's offer, playing a 440 Hz tone into the call and
 /// discarding what arrives.
 ///
+/// Cheap (`--cheap`, the far ends of the scaling bench): every call replays the same pre-encoded
+/// Opus tone and decodes only one received packet in `verifyEvery` (`CallMediaBenchmark.CheapCodecs`);
+/// ICE, DTLS-SRTP, RTCP and the jitter buffer run as in any call. Full: a real tone, encoded and
+/// decoded every 20 ms (the AudioPipe-alone answerer, which is measured).
+///
 /// An actor: commands arrive concurrently from the stdin loop; `CallMedia` itself is thread-safe.
 actor PeerCalls {
     private let output: PeerOutput
     private var calls: [String: CallMedia] = [:]
-    private let configuration = CallMediaConfiguration(ice: ICEConfiguration(controlling: true, localAddresses: ["127.0.0.1"]),
-                                                       codecs: [.opus])
+    private var cheapCodecs: [String: CallMediaBenchmark.CheapCodecs] = [:]
+    private let mode: PeerMode
+    private let configuration = PeerMode.callConfiguration
     /// Every call ever opened, so that `closeAllNow` can end them from the main thread at exit.
     private nonisolated let registry = PeerRegistry()
 
-    init(output: PeerOutput) {
+    init(output: PeerOutput, mode: PeerMode) {
         self.output = output
+        self.mode = mode
     }
 
     /// Runs one command (see `PeerCommand`).
@@ -27,7 +34,9 @@ actor PeerCalls {
         case ("offer", let id?): await offer(id)
         case ("answer_offer", let id?): await answerOffer(id, sdp: command.sdp ?? "")
         case ("answer", let id?): await answer(id, sdp: command.sdp ?? "")
-        case ("close", let id?): calls.removeValue(forKey: id)?.close()
+        case ("close", let id?):
+            calls.removeValue(forKey: id)?.close()
+            cheapCodecs[id] = nil
         case ("stats", _): stats()
         default: output.emit(["error": "unknown or incomplete command \(command.op)"])
         }
@@ -57,7 +66,16 @@ actor PeerCalls {
             output.emit(["id": id, "event": "failed", "reason": "call id in use"])
             return nil
         }
-        let media = CallMedia(configuration: configuration, source: ToneSource(frequency: 440), sink: NullSink())
+        let media: CallMedia
+        if case .cheap(let frames, let verifyEvery) = mode {
+            let codecs = CallMediaBenchmark.CheapCodecs(frames: frames, verifyEvery: verifyEvery)
+            var cheap = configuration
+            cheap.benchmarkCodecs = codecs
+            cheapCodecs[id] = codecs
+            media = CallMedia(configuration: cheap, source: SilenceSource(), sink: NullSink())  // the encoder ignores PCM
+        } else {
+            media = CallMedia(configuration: configuration, source: ToneSource(frequency: 440), sink: NullSink())
+        }
         calls[id] = media
         registry.add(media)
         watch(id, media)
@@ -91,8 +109,13 @@ actor PeerCalls {
     private func stats() {
         let perCall: [[String: Any]] = calls.sorted { $0.key < $1.key }.map { id, media in
             let s = media.statistics()
-            return ["id": id, "sent": s.packetsSent, "received": s.packetsReceived, "lost": s.packetsLost,
-                    "jitter_ms": s.jitterMs, "late": s.latePackets, "concealed": s.concealedFrames]
+            var call: [String: Any] = ["id": id, "sent": s.packetsSent, "received": s.packetsReceived, "lost": s.packetsLost,
+                                       "jitter_ms": s.jitterMs, "late": s.latePackets, "concealed": s.concealedFrames]
+            if let found = cheapCodecs[id]?.verification {
+                call["verify"] = ["decoded": found.decoded, "checked": found.checked, "failed": found.failed,
+                                  "quietest_db": found.quietestDB ?? -120, "loudest_db": found.loudestDB ?? -120]
+            }
+            return call
         }
         output.emit(["event": "stats", "cpu_seconds": Self.cpuSeconds(), "rss_kb": Self.rssKilobytes(), "calls": perCall])
     }

@@ -6,12 +6,25 @@ import Foundation
 // (PeerOutput). It never signals by itself: scripts/bench.py relays each offer to the WCS emulator
 // (`POST /ring` with `offer_sdp`, an external media leg) and brings the agent's answer back, so one
 // signaling path (the emulator's control API) serves every call. ICE, DTLS-SRTP and Opus then run
-// directly between this process and the agent, over 127.0.0.1.
+// directly between this process and the agent, over 127.0.0.1. `--cheap` makes its calls replay
+// pre-encoded Opus and decode a sample of what arrives (PeerMode), so that 64 far ends cost little.
 //
 // Threads: stdin is read on the main thread (blocking readLine); each command runs in its own Task
 // on the `PeerCalls` actor; AudioPipe runs media on its loop and audio threads.
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(PeerMode.usage)
+    exit(0)
+}
+let mode: PeerMode
+do {
+    mode = try PeerMode.parse(arguments)
+} catch {
+    FileHandle.standardError.write(Data("wcs-bench-peer: \(error)\n\(PeerMode.usage)\n".utf8))
+    exit(2)
+}
 let output = PeerOutput()
-let calls = PeerCalls(output: output)
+let calls = PeerCalls(output: output, mode: mode)
 let tasks = PeerTaskCounter()
 
 while let line = readLine() {

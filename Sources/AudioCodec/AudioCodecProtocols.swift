@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Encodes 20 ms frames of 48 kHz mono 16-bit audio into RTP payloads.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Times the Opus encoder and decoder on a voice-like test signal (used by `make bench`).
 public enum CodecBenchmark {

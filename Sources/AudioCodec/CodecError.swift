@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Errors from the audio codecs and the resampler, each with a readable description.
 public enum CodecError: Error, Equatable, CustomStringConvertible, LocalizedError {

@@ -1,4 +1,3 @@
-import Foundation
 
 /// The G.711 RTP clock and frame length.
 enum G711Timing {

@@ -1,5 +1,4 @@
 import COpus
-import Foundation
 
 /// A libopus decoder producing 48 kHz mono. Stereo packets are accepted: a decoder created with
 /// one channel makes libopus downmix them.

@@ -1,5 +1,4 @@
 import COpus
-import Foundation
 
 /// The `CodecError` for a negative libopus return code, with `opus_strerror`'s text.
 func opusError(_ code: Int32, _ function: String) -> CodecError {

@@ -1,5 +1,4 @@
 import CSoxr
-import Foundation
 
 /// A streaming sample-rate and channel converter built on libsoxr (`soxr_create` + `soxr_process`).
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Synchronization
 
 /// A `MainLoop` is a serial executor: each job becomes an idle source on the loop's GLib

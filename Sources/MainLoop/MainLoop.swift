@@ -1,5 +1,6 @@
 import CGLib
-import Foundation
+import Dispatch
+import Glibc
 import Synchronization
 
 /// The error thrown by `MainLoop.run` when the loop stopped before the work could run.

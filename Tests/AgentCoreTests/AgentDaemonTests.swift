@@ -55,6 +55,8 @@ import WCSSession
             let again = try h.cli(["reconnect", "--json", "--socket", h.socketPath])
             #expect(again.code == 0)
             #expect(try JSONValue.parse(again.output)["outcome"] == "already_online")
+            // The token file keeps the server's address: a wake after a restart connects there first.
+            #expect(try h.storedToken()["address"]?.stringValue == "127.0.0.1")
         }
     }
 
@@ -137,15 +139,24 @@ import WCSSession
             try h.waitFor("detached session") { try h.emulator.control.sessions().first?.connected == false }
             let ring = try h.emulator.control.ring(login: AgentHarness.login, caller: "2000", displayName: "Door")
             var incoming: JSONValue?
+            var resumed: JSONValue?
             let deadline = Date().addingTimeInterval(20)
             while incoming == nil, Date() < deadline, let line = try? events.readLine(timeout: 20) {
                 let event = try JSONValue.parse(line)
                 if event["type"] == "incoming_call" { incoming = event }
+                if event["type"] == "resumed" { resumed = event }
             }
+            let readAt = Date().timeIntervalSince1970
             let call = try #require(incoming, "agent log:\n\(h.log().suffix(2000))")
             #expect(call["call_id"]?.stringValue == ring.callId)
             #expect(call["caller"] == "2000" && call["display_name"] == "Door")
-            #expect(try h.emulator.control.pushes().map(\.id) == [ring.callId])
+            let pushes = try h.emulator.control.pushes()
+            #expect(pushes.map(\.id) == [ring.callId])
+            // `time_us`: the agent's own moment of having the session back, on the wall clock in µs:
+            // after the push left the emulator, before this test read the event.
+            let pushedAt = try #require(pushes.first?.time)
+            let back = try #require(resumed?["time_us"]?.intValue, "resumed: \(String(describing: resumed))")
+            #expect(Double(back) / 1e6 > pushedAt && Double(back) / 1e6 < readAt, "push \(pushedAt), back \(back)")
             try h.waitFor("online after the push") { try h.status()["state"] == "online" }
             let status = try h.status()
             #expect(status["calls"]?[0]?["call_id"]?.stringValue == ring.callId)

@@ -19,6 +19,8 @@ struct AgentEventJSONTests {
          #"{"retry_in_seconds":2.5,"state":"waiting_to_retry","time":"T","type":"state"}"#),
         (.resumed(sessionId: "s1", pendingCalls: nil), #"{"session_id":"s1","time":"T","type":"resumed"}"#),
         (.resumed(sessionId: nil, pendingCalls: ["c1"]), #"{"pending_calls":["c1"],"session_id":null,"time":"T","type":"resumed"}"#),
+        (.resumed(sessionId: "s1", pendingCalls: nil, timeMicroseconds: 1_796_166_000_123_456),
+         #"{"session_id":"s1","time":"T","time_us":1796166000123456,"type":"resumed"}"#),
         (.loggedIn(sessionId: "s1"), #"{"session_id":"s1","time":"T","type":"logged_in"}"#),
         (.reloggedIn(sessionId: nil), #"{"session_id":null,"time":"T","type":"relogged_in"}"#),
         (.registrationFailed(.login(error: "SIP registration failed: AUTHENTICATION_FAIL")),

@@ -100,6 +100,8 @@ public struct EmulatorPush: Decodable, Sendable, Equatable {
     public let login: String?
     /// The session the push was for.
     public let session: String
+    /// When the emulator sent the push: seconds since the Unix epoch (Python's `time.time()`).
+    public let time: Double?
 }
 
 /// The answer of `POST /ring`.

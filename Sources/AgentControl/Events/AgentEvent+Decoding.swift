@@ -15,7 +15,8 @@ extension AgentEvent {
         case "state":
             return text("state").map { .state($0, reason: text("reason"), retryInSeconds: number("retry_in_seconds")) }
         case "resumed":
-            return .resumed(sessionId: text("session_id"), pendingCalls: o["pending_calls"]?.arrayValue?.compactMap(\.stringValue))
+            return .resumed(sessionId: text("session_id"), pendingCalls: o["pending_calls"]?.arrayValue?.compactMap(\.stringValue),
+                            timeMicroseconds: number("time_us").flatMap { Int64(exactly: $0) })
         case "logged_in": return .loggedIn(sessionId: text("session_id"))
         case "relogged_in": return .reloggedIn(sessionId: text("session_id"))
         case "registration_failed":

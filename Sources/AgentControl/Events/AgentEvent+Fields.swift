@@ -42,9 +42,10 @@ extension AgentEvent {
             if let reason { o["reason"] = .string(reason) }
             if let retry { o["retry_in_seconds"] = .number(retry) }
             return o
-        case .resumed(let sessionId, let pending):
+        case .resumed(let sessionId, let pending, let microseconds):
             var o: [String: JSONValue] = ["session_id": orNull(sessionId)]
             if let pending { o["pending_calls"] = .array(pending.map(JSONValue.string)) }
+            if let microseconds { o["time_us"] = .number(Double(microseconds)) }
             return o
         case .loggedIn(let sessionId), .reloggedIn(let sessionId):
             return ["session_id": orNull(sessionId)]

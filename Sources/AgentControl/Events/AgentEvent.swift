@@ -10,8 +10,10 @@ import WCSJSON
 public enum AgentEvent: Sendable, Equatable {
     /// `state`: the agent's phase (`AgentPhase` raw value), why it is connecting, or when it retries.
     case state(String, reason: String? = nil, retryInSeconds: Double? = nil)
-    /// `resumed`: the server session is back by token; `pending_calls` when calls were ringing.
-    case resumed(sessionId: String?, pendingCalls: [String]?)
+    /// `resumed`: the server session is back by token; `pending_calls` when calls were ringing;
+    /// `time_us`: the moment the agent had it back, µs since the Unix epoch (finer than `time`,
+    /// for wake latency measurements against a push's send time on the same machine).
+    case resumed(sessionId: String?, pendingCalls: [String]?, timeMicroseconds: Int64? = nil)
     /// `logged_in`: a fresh login.
     case loggedIn(sessionId: String?)
     /// `relogged_in`: the token was gone; a new login made a new session.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import WCSSession
 
 /// What the agent is doing, as `status` reports it.
@@ -26,5 +27,13 @@ public enum AgentPhase: String, Sendable {
 enum AgentClock {
     static func iso(_ date: Date) -> String {
         ISO8601Time.string(date)
+    }
+
+    /// Now on the wall clock (CLOCK_REALTIME) in µs since the Unix epoch: the `resumed` event's
+    /// `time_us`, which a bench compares with a push's send time taken on the same clock.
+    static func microsecondsSinceEpoch() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
     }
 }

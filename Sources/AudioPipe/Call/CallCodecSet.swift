@@ -23,6 +23,10 @@ struct CallCodecSet {
         do {
             switch codec {
             case .opus(_, let parameters):
+                if let cheap = configuration.benchmarkCodecs {  // wcs-bench-peer --cheap only
+                    (encoder, decoder, dropsDTXFrames) = (cheap.makeEncoder(), try cheap.makeDecoder(), false)
+                    break
+                }
                 let bitrate = min(configuration.opusBitrate, parameters.maxAverageBitrate ?? Int.max)
                 let settings = OpusEncoderConfiguration(bitrate: max(6_000, bitrate), inbandFEC: configuration.opusFEC,
                                                         dtx: configuration.opusDTX)

@@ -37,6 +37,9 @@ public struct CallMediaConfiguration: Sendable {
     public var rtcpMinimumInterval: Double = 5
     /// Offers and accepts RFC 4733 telephone-event (needed by `sendDTMF`).
     public var telephoneEvents = true
+    /// Only for wcs-bench-peer's cheap far ends (`CallMediaBenchmark.CheapCodecs`): Opus replayed
+    /// from pre-encoded frames and decoded one packet in N. Nil, the real codecs, everywhere else.
+    public var benchmarkCodecs: CallMediaBenchmark.CheapCodecs?
 
     /// A configuration; `ice` defaults to libnice's interface enumeration with no STUN/TURN.
     public init(ice: ICEConfiguration = ICEConfiguration(controlling: false), includeCandidates: Bool = true,

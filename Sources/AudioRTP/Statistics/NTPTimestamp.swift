@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A 64-bit NTP timestamp (RFC 3550 section 4): seconds since 1900-01-01 and a 32-bit
 /// binary fraction. Seconds wrap in 2036 (era 1), which is harmless for RTCP because only
