@@ -166,6 +166,13 @@ public final class CallMedia: Sendable {
         state.withLock { $0.negotiatedAudio }
     }
 
+    /// Whether the call's ICE sockets are read on the media clock thread (they move there after the
+    /// first audio packet; see `CallAudioEngine`). For tests and diagnostics.
+    func receivesOnMediaClock() async -> Bool {
+        guard let ice = state.withLock({ $0.ice }) else { return false }
+        return await MainLoopActor.run { ice.session.receivesOnMediaClock }
+    }
+
     /// Counters for call records and health checks; see `CallMediaStatistics`.
     public func statistics() -> CallMediaStatistics {
         let (negotiated, receive, latency, profile, ice) = state.withLock {
