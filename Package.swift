@@ -18,18 +18,23 @@ let package = Package(
         // a macro or a variadic function, a shim header of static inline wrappers.
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
-        .systemLibrary(name: "CNice", pkgConfig: "nice", providers: [.apt(["libnice-dev"])]),
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "CSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
 
+        // libnice, loaded at the first ICE use (dlopen) instead of linked: C definitions of the
+        // libnice functions AudioPipe calls, forwarding to dlsym'd pointers (Sources/CNice). Hidden
+        // visibility keeps libnice's calls to its own functions inside libnice.
+        .target(name: "CNice", dependencies: ["CGLib"], cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
         // JSONValue, the loosely typed JSON both protocols carry (FoundationEssentials only).
         .target(name: "WCSJSON"),
         // The control protocol's client side: wire, typed verbs, client, socket path resolution,
         // config file parser. Glibc + FoundationEssentials only, so the lean front stays lean.
         .target(name: "AgentControl", dependencies: ["WCSJSON"], exclude: ["README.md"]),
+        // Numbers as text (fixed decimals, zero padding) without Foundation's String(format:).
+        .target(name: "DecimalText"),
         // The single GLib main-loop thread that drives libwebsockets and libnice.
         .target(name: "MainLoop", dependencies: ["CGLib"]),
         // Signaling plane: WebSocket + WCS JSON protocol, session and call state machines.
@@ -42,10 +47,11 @@ let package = Package(
         .target(name: "AudioJitter", dependencies: ["AudioRTP", "MainLoop"]),
         .target(name: "AudioCodec", dependencies: ["COpus", "CSoxr"]),
         // The media umbrella: ICE, DTLS-SRTP, DTMF, audio I/O and CallMedia; re-exports the layers.
-        .target(name: "AudioPipe", dependencies: ["MainLoop", "AudioSDP", "AudioRTP", "AudioJitter", "AudioCodec", "CNice", "CSSL", "CALSA"],
+        .target(name: "AudioPipe", dependencies: ["MainLoop", "AudioSDP", "AudioRTP", "AudioJitter", "AudioCodec", "CNice", "CSSL", "CALSA",
+                                                 "DecimalText"],
                 exclude: ["README.md"]),
         // The daemon's logic (config, token store, control socket, policy), testable as a library.
-        .target(name: "AgentCore", dependencies: ["AgentControl", "WCSSession", "AudioPipe", "CSSL"]),
+        .target(name: "AgentCore", dependencies: ["AgentControl", "WCSSession", "AudioPipe", "CSSL", "DecimalText"]),
         // `wcs-agent`: the lean front. The Swift runtime is linked in (also in debug builds), so it
         // loads libc, libm, libstdc++ and libgcc_s only and starts in a few milliseconds.
         .executableTarget(name: "wcs-agent", dependencies: ["AgentControl"],
@@ -65,13 +71,14 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MainLoopTests", dependencies: ["MainLoop"]),
         .testTarget(name: "WCSJSONTests", dependencies: ["WCSJSON"]),
+        .testTarget(name: "DecimalTextTests", dependencies: ["DecimalText"]),
         .testTarget(name: "AgentControlTests", dependencies: ["AgentControl"]),
         .testTarget(name: "WCSSessionTests", dependencies: ["WCSSession", "TestSupport"]),
         .testTarget(name: "AudioSDPTests", dependencies: ["AudioSDP", "TestSupport"]),
         .testTarget(name: "AudioRTPTests", dependencies: ["AudioRTP", "TestSupport"]),
         .testTarget(name: "AudioJitterTests", dependencies: ["AudioJitter", "AudioRTP", "TestSupport"]),
         .testTarget(name: "AudioCodecTests", dependencies: ["AudioCodec", "AudioPipe", "TestSupport"]),
-        .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "CSRTP", "TestSupport"]),
+        .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "CNice", "CSRTP", "TestSupport"]),
         // wcs-agent and wcs-agentd are built by `swift build --build-tests` (every product); the tests run them.
         .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "AudioPipe", "TestSupport"]),
     ],

@@ -55,6 +55,8 @@ import WCSSession
             let again = try h.cli(["reconnect", "--json", "--socket", h.socketPath])
             #expect(again.code == 0)
             #expect(try JSONValue.parse(again.output)["outcome"] == "already_online")
+            // The token file keeps the server's address: a wake after a restart connects there first.
+            #expect(try h.storedToken()["address"]?.stringValue == "127.0.0.1")
         }
     }
 

@@ -1,5 +1,5 @@
 import AudioPipe
-import Foundation
+import FoundationEssentials
 import MainLoop
 import WCSSession
 
@@ -114,6 +114,7 @@ actor CallManager {
             if known.state == .ringing, known.offer != nil { scheduleAutoAnswer(info.callId) }
             return
         }
+        expectCall("incoming call \(info.callId)")
         let live = calls.values.filter { $0.state.isLive }.count
         var call = CallEntry(callId: info.callId, direction: .incoming, state: .ringing, serverStatus: info.status,
                              caller: info.caller, callee: info.callee, displayName: info.visibleName)

@@ -2,13 +2,16 @@ import AudioPipe
 
 /// The WCS wording of media failures: the `info` text a call record and the `media_failed` event
 /// carry ("Failed by ICE error", "Failed by DTLS fingerprint error", ...). The one place that maps
-/// AudioPipe's typed `MediaFailure` to the words WCS uses. Pure values, any thread.
+/// AudioPipe's typed `MediaFailure` to the words WCS uses. Values (plus whether libnice failed to
+/// load), any thread.
 extension MediaFailure {
     /// The WCS call-failure info string for this failure.
     public var wcsInfo: String {
         switch self {
         case .sdpRefused(let refusal): refusal.wcsInfo
-        case .iceSetup, .iceFailed: "Failed by ICE error"
+        // Without libnice no ICE agent can exist: say why (the WCS words, then the loader's reason).
+        case .iceSetup: NiceLibrary.unavailableReason.map { "Failed by ICE error: libnice unavailable: \($0)" } ?? "Failed by ICE error"
+        case .iceFailed: "Failed by ICE error"
         case .dtlsFingerprintMismatch: "Failed by DTLS fingerprint error"
         case .dtlsFailed(.fingerprintMismatch): "Failed by DTLS fingerprint error"
         case .dtlsFailed, .dtlsTimeout, .srtpFailed, .mediaSetup: "Failed by DTLS error"

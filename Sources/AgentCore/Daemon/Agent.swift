@@ -1,4 +1,5 @@
-import Foundation
+import DecimalText
+import FoundationEssentials
 import MainLoop
 import WCSSession
 
@@ -41,6 +42,8 @@ public actor Agent {
     var lastError: String?
     private var sentReady = false
     private var resumeCount = 0
+    /// The server address the token file holds (see `StoredToken.address`), as last read or written.
+    private var storedAddress: String?
     var pushedCallIds = PushDeduplicator()
     var announcedCallIds = PushDeduplicator()
     /// Pushes waiting for their call to be announced (see Agent+Push), by call id.
@@ -154,6 +157,7 @@ public actor Agent {
     /// `explicit`: a push or a `reconnect` command (a call may be waiting), not the agent's own
     /// start or retry. An explicit wake that shared an attempt which ended in a spread wait goes at once.
     func wake(reason: String, explicit: Bool) async -> WakeResult {
+        if explicit { callManager.expectCall(reason) }  // a push may bring a call: load libnice now
         while let running = attemptTask {
             let shared = await running.value
             guard explicit, waitingForSpread else { return shared }
@@ -269,10 +273,16 @@ public actor Agent {
         }
         if let stored, stored.server == config.server {
             Log.info("agent", "resuming the server session by token (\(reason))")
+            if storedAddress == nil, let address = stored.address {
+                storedAddress = address
+                await session.preferServerAddress(address)  // this process has not connected yet
+            }
             let loginIfRefused = explicit || reconnects.logsInRightAfterRefusedToken
             let outcome = await session.resume(token: Secret(stored.token), sessionId: stored.sessionId,
                                                loginIfRefused: loginIfRefused)
-            return await confirmed(handle(outcome, stored: stored))
+            let result = await confirmed(handle(outcome, stored: stored))
+            await keepServerAddress()
+            return result
         }
         if let stored, stored.server != config.server {
             Log.notice("agent", "stored token belongs to \(stored.server), not \(config.server); logging in")
@@ -280,7 +290,9 @@ public actor Agent {
         Log.info("agent", "logging in to \(config.server) (\(reason))")
         do {
             let result = try await session.login()
-            return await confirmed(handleLogin(result, relogin: false))
+            let outcome = await confirmed(handleLogin(result, relogin: false))
+            await keepServerAddress()
+            return outcome
         } catch {
             return failed(error, retry: error.kind != .tokenRejected)
         }
@@ -351,10 +363,24 @@ public actor Agent {
         }
     }
 
+    /// Once online: writes the server's address to the token file when it is not what the file holds
+    /// (the first connection, or the session moved to another node). After the outcome's events.
+    private func keepServerAddress() async {
+        guard phase == .online, let address = await session.serverAddress, address != storedAddress,
+              var stored = try? tokenStore.load(), stored.server == config.server else { return }
+        stored.address = address
+        do {
+            try tokenStore.save(stored)
+            storedAddress = address
+        } catch {
+            Log.warning("agent", "cannot store the server address with the token: \(error)")
+        }
+    }
+
     private func save(_ info: SessionInfo) {
         do {
             try tokenStore.save(StoredToken(server: config.server, token: info.token.value,
-                                            sessionId: info.sessionId, savedAt: Date()))
+                                            sessionId: info.sessionId, savedAt: Date(), address: storedAddress))
         } catch {
             // The session works; only a restart would lose it. Say so loudly.
             Log.error("agent", "cannot store the session token: \(error)")
@@ -395,10 +421,10 @@ public actor Agent {
         phase = .waitingToRetry
         retryAt = Date().addingTimeInterval(delay)
         if wait.isSpread {
-            Log.info("agent", "\(cause): first attempt in \(String(format: "%.1f", delay)) s (reconnect_spread "
+            Log.info("agent", "\(cause): first attempt in \(DecimalText.fixed(delay, decimals: 1)) s (reconnect_spread "
                      + "\(reconnects.spread.window) s; a push or `wcs-agent reconnect` goes at once)")
         } else {
-            Log.info("agent", "next attempt in \(String(format: "%.1f", delay)) s")
+            Log.info("agent", "next attempt in \(DecimalText.fixed(delay, decimals: 1)) s")
         }
         publishEvent(.state(phase.rawValue, retryInSeconds: delay))
         notifier?.status("reconnecting in \(Int(delay.rounded())) s: \(lastError ?? "")")

@@ -1,5 +1,6 @@
 import AudioRTP
-import Foundation
+import FoundationEssentials
+import Glibc
 import MainLoop
 import Synchronization
 

@@ -1,6 +1,7 @@
 import AudioRTP
 import AudioSDP
-import Foundation
+import FoundationEssentials
+import Glibc
 import MainLoop
 import Synchronization
 
@@ -248,6 +249,7 @@ public final class CallMedia: Sendable {
         settings.controlling = controlling
         let agent: ICEAgent
         do {
+            _ = await NiceLibrary.loaded()  // dlopen off the loop thread, at the first call only
             agent = try await ICEAgent(configuration: settings)
         } catch {
             throw .ice("\(error)")

@@ -1,6 +1,7 @@
 import AudioRTP
 import AudioSDP
-import Foundation
+import FoundationEssentials
+import Glibc
 import MainLoop
 
 /// The loop-thread side of a call: path (ICE) state handling, DTLS (handshake, retransmission

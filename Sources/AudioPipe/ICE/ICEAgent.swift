@@ -29,8 +29,10 @@ public final class ICEAgent {
     nonisolated let session: NiceAgentSession
 
     /// Creates the libnice agent and its stream, and restricts host candidates to
-    /// `configuration.localAddresses`. Throws `ICEError` for an invalid configuration.
+    /// `configuration.localAddresses`. Throws `ICEError` for an invalid configuration, and
+    /// `.libraryUnavailable` when libnice cannot be loaded (it loads here if nothing loaded it yet).
     public init(configuration: ICEConfiguration) throws {
+        try NiceLibrary.require()
         self.configuration = configuration
         self.session = try NiceAgentSession(configuration: configuration)
     }

@@ -45,6 +45,8 @@ public enum ICEError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidState(String)
     /// The agent was closed.
     case closed
+    /// libnice could not be loaded (`NiceLibrary`); the text is the loader's reason.
+    case libraryUnavailable(String)
 
     public var description: String {
         switch self {
@@ -56,6 +58,7 @@ public enum ICEError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidRemoteCredentials: "remote ICE ufrag/pwd missing or refused"
         case .invalidState(let reason): "ICE agent used out of order: \(reason)"
         case .closed: "ICE agent is closed"
+        case .libraryUnavailable(let reason): "libnice unavailable: \(reason)"
         }
     }
 }

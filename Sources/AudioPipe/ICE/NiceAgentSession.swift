@@ -1,6 +1,7 @@
 import AudioSDP
 import CNice
-import Foundation
+import FoundationEssentials
+import Glibc
 import MainLoop
 import Synchronization
 

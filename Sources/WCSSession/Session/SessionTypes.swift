@@ -32,6 +32,8 @@ public struct WCSSessionConfiguration: Sendable {
     public var clientOSVersion: String?
     public var clientBrowserVersion: String?
     public var custom: JSONValue?
+    /// Resolves the URL's host name; nil = the system resolver. For tests and embedders with their own DNS.
+    public var hostLookup: HostLookup?
 
     public init(url: String) { self.url = url }
 }

@@ -34,6 +34,12 @@ public actor WCSSession {
     public private(set) var sessionInfo: SessionInfo?
     /// When we last answered a server ping with a pong (the keepalive's heartbeat); nil before the first.
     public private(set) var lastPongAt: Date?
+    /// The server's numeric address of the last socket that opened (nil before one did). Every
+    /// later socket connects there first, resolving the URL's host name in parallel: no DNS on a
+    /// wake, and a resume stays on the node that holds the session behind round-robin DNS.
+    public private(set) var serverAddress: String?
+    /// How long the last socket took from connect to open, in seconds (for the preferred address's grace).
+    private var lastOpenSeconds: Double?
 
     private var connection: WebSocketConnection?
     private var generation = 0
@@ -165,6 +171,25 @@ public actor WCSSession {
         closeSocket()
     }
 
+    /// Where to connect first when no socket of this session has opened yet: the server address
+    /// kept from an earlier run (with the token). Ignored once a socket opened (`serverAddress`
+    /// then says where), and for a URL with a literal address. Nil forgets it.
+    public func preferServerAddress(_ address: String?) {
+        guard lastOpenSeconds == nil else { return }
+        serverAddress = address.flatMap(Self.rememberable)
+    }
+
+    /// An address worth connecting to by number later: not a link-local IPv6 one (its zone is gone).
+    private static func rememberable(_ address: String) -> String? {
+        address.isEmpty || address.lowercased().hasPrefix("fe80:") ? nil : address
+    }
+
+    /// Seconds the remembered address may take to open before the DNS answer is tried: four times
+    /// its last open time, at least half a second, at most half the connect timeout.
+    private var preferredAddressGrace: Double {
+        min(configuration.connectTimeout / 2, max(0.5, 4 * (lastOpenSeconds ?? 0)))
+    }
+
     private func relogin(reason: String, _ loginIfRefused: Bool) async -> ResumeOutcome {
         guard configuration.credentials != nil || !configuration.registerRequired else {
             return .failed(SessionError(.tokenRejected, "token refused (\(reason)) and no SIP credentials to log in again"))
@@ -247,12 +272,14 @@ public actor WCSSession {
         let gen = generation
         registration = nil
         replayedSinceHandshake = []
-        let ws = WebSocketConnection(
-            options: WebSocketOptions(url: configuration.url, caFile: configuration.caFile,
-                                      allowInsecureTLS: configuration.allowInsecureTLS,
-                                      connectTimeout: configuration.connectTimeout,
-                                      tcpLiveness: configuration.tcpLiveness),
-            loop: loop)
+        var options = WebSocketOptions(url: configuration.url, caFile: configuration.caFile,
+                                       allowInsecureTLS: configuration.allowInsecureTLS,
+                                       connectTimeout: configuration.connectTimeout,
+                                       tcpLiveness: configuration.tcpLiveness)
+        options.preferredAddress = serverAddress
+        options.preferredAddressGrace = preferredAddressGrace
+        options.hostLookup = configuration.hostLookup
+        let ws = WebSocketConnection(options: options, loop: loop)
         connection = ws
         // Queued before the connect: the transport writes it as soon as the upgrade completes, on
         // the loop thread, without a round trip through this actor (it is the first thing on the wire).
@@ -327,6 +354,10 @@ public actor WCSSession {
         guard gen == generation else { return }
         switch event {
         case .opened:
+            if let ws = connection {
+                if let address = ws.path?.peerAddress { serverAddress = Self.rememberable(address) }
+                lastOpenSeconds = ws.core.connectToOpenMilliseconds.map { $0 / 1000 }
+            }
             setState(.connected)
             pingsMissing = 0
             startProber(generation: gen)

@@ -20,6 +20,10 @@ actor ConnectionCore {
         case idle, preparingTLS, resolving, connecting, open, closing, finished
     }
 
+    private enum Resolution {
+        case notNeeded, pending, done, failed(WebSocketError)
+    }
+
     nonisolated let options: WebSocketOptions
     nonisolated let loop: MainLoop
     nonisolated let requests = ConnectionRequests()
@@ -37,6 +41,12 @@ actor ConnectionCore {
     private var addresses: [String] = []
     private var nextAddress = 0
     private var currentAddress = ""
+    /// Where the name's resolution stands (`.pending` while it runs beside a preferred address).
+    private var resolution = Resolution.notNeeded
+    /// The current attempt is to `options.preferredAddress`: any failure before the open falls
+    /// back to the resolved addresses, and `preferredGraceTimer` bounds how long it may take.
+    private var attemptIsPreferred = false
+    private var preferredGraceTimer: LoopTimer?
     private var wsi: OpaquePointer?
     private var holdsWsiRetain = false
     private var wsiDestroyCount = 0
@@ -182,30 +192,51 @@ actor ConnectionCore {
         resolveAndConnect()
     }
 
+    /// A literal host is the address. A name is resolved off the loop; with a preferred address
+    /// the connect starts at once and the resolution only matters if that address fails.
     private func resolveAndConnect() {
         guard let endpoint else { return }
-        if endpoint.hostKind == .name {
-            phase = .resolving
-            HostResolver.resolve(endpoint.host) { [self] result in
-                onLoop { $0.resolved(result) }
-            }
-        } else {
+        guard endpoint.hostKind == .name else {
             addresses = [endpoint.host]
+            return connectNextAddress()
+        }
+        resolution = .pending
+        HostResolver.resolve(endpoint.host, lookup: options.hostLookup) { [self] result in
+            onLoop { $0.resolved(result) }
+        }
+        guard let preferred = options.preferredAddress else {
+            phase = .resolving
+            return
+        }
+        Log.debug("transport", "trying \(preferred) (it held the session) while resolving \(endpoint.host)")
+        addresses = [preferred]
+        connectNextAddress()
+    }
+
+    private func resolved(_ result: Result<[String], WebSocketError>) {
+        guard case .pending = resolution, phase != .finished else { return }
+        switch result {
+        case .failure(let error):
+            resolution = .failed(error)
+            // Waiting only for this answer (no address, or the preferred one failed): it is the outcome.
+            if phase == .resolving { finish(.failed(addresses.isEmpty ? error : connectFailure())) }
+        case .success(let found):
+            resolution = .done
+            Log.debug("transport", "\(endpoint?.host ?? "?") resolved to \(found.joined(separator: ", "))")
+            addresses += found.filter { !addresses.contains($0) }
+            guard phase == .resolving else { return }
+            phase = .connecting
             connectNextAddress()
         }
     }
 
-    private func resolved(_ result: Result<[String], WebSocketError>) {
-        guard phase == .resolving else { return }
-        switch result {
-        case .failure(let error):
-            finish(.failed(error))
-        case .success(let found):
-            Log.debug("transport", "\(endpoint?.host ?? "?") resolved to \(found.joined(separator: ", "))")
-            addresses = found
-            phase = .connecting
-            connectNextAddress()
-        }
+    /// The preferred address has not opened in time: drop it and go on with the resolved ones.
+    private func preferredAddressTooSlow(generation: Int) {
+        guard generation == wsiGeneration, attemptIsPreferred, phase == .connecting, pendingTerminal == nil,
+              wsi != nil else { return }
+        lastConnectError = "\(currentAddress) did not open within \(Self.format(options.preferredAddressGrace * 1000)) ms"
+        Log.debug("transport", "\(lastConnectError!); trying the resolved addresses")
+        kill(insideCallback: false)
     }
 
     /// Starts an lws client connection to the next resolved address (outside lws callbacks).
@@ -220,6 +251,15 @@ actor ConnectionCore {
         wsiGeneration += 1
         sawTCPConnect = false
         verifyFailure = nil
+        attemptIsPreferred = nextAddress == 1 && currentAddress == options.preferredAddress
+        preferredGraceTimer?.cancel()
+        preferredGraceTimer = nil
+        if attemptIsPreferred {
+            let generation = wsiGeneration
+            preferredGraceTimer = onLoop(after: options.preferredAddressGrace) {
+                $0.preferredAddressTooSlow(generation: generation)
+            }
+        }
 
         var flags: Int32 = 0
         if endpoint.secure {
@@ -354,6 +394,11 @@ actor ConnectionCore {
         let text = Self.trimmed(message ?? "")
         lastConnectError = text.isEmpty ? nil : text
         guard pendingTerminal == nil, let endpoint else { return }
+        if attemptIsPreferred {
+            // Whatever went wrong there (refused, TLS, upgrade), the resolved addresses come next.
+            if let verifyFailure { lastConnectError = "TLS certificate verify failed: \(verifyFailure)" }
+            return
+        }
         if let verifyFailure {
             pendingTerminal = .failed(WebSocketError(kind: .tls, message: "TLS certificate verify failed: \(verifyFailure) (server \(endpoint.displayName))"))
         } else if Self.looksLikeTLS(text) && endpoint.secure {
@@ -376,6 +421,8 @@ actor ConnectionCore {
     func established(_ callbackWsi: OpaquePointer) {
         guard adopt(callbackWsi), pendingTerminal == nil, phase == .connecting else { return }
         phase = .open
+        preferredGraceTimer?.cancel()
+        preferredGraceTimer = nil
         tuneOpenedSocket(lws_get_socket_fd(callbackWsi))
         connectTimer?.cancel()
         connectTimer = nil
@@ -470,10 +517,17 @@ actor ConnectionCore {
         killIssued = false
         guard phase != .finished else { return }
         let neverOpened = phase == .connecting
-        if pendingTerminal == nil, neverOpened, !sawTCPConnect, nextAddress < addresses.count {
-            Log.debug("transport", "connect via \(currentAddress) failed (\(lastConnectError ?? "no details")); trying the next address")
-            onLoop { $0.connectNextAddress() }
-            return
+        if pendingTerminal == nil, neverOpened, !sawTCPConnect || attemptIsPreferred {
+            if nextAddress < addresses.count {
+                Log.debug("transport", "connect via \(currentAddress) failed (\(lastConnectError ?? "no details")); trying the next address")
+                onLoop { $0.connectNextAddress() }
+                return
+            }
+            if case .pending = resolution {
+                Log.debug("transport", "connect via \(currentAddress) failed (\(lastConnectError ?? "no details")); waiting for DNS")
+                phase = .resolving
+                return
+            }
         }
         finish(pendingTerminal ?? defaultTerminal(reason: "connection lost"))
     }
@@ -495,10 +549,12 @@ actor ConnectionCore {
 
     private func connectFailure() -> WebSocketError {
         let target = endpoint?.displayName ?? options.url
-        let tried = addresses.count > 1 ? " (tried \(addresses.joined(separator: ", ")))" : ""
+        let tried = addresses.count > 1 || options.preferredAddress != nil ? " (tried \(addresses.joined(separator: ", ")))" : ""
         let detail = lastConnectError.map { " (lws: \($0))" } ?? ""
+        var dns = ""
+        if case .failed(let error) = resolution { dns = "; \(error.message)" }
         return WebSocketError(kind: .connect,
-                              message: "could not connect to \(target)\(tried): connection refused or unreachable\(detail)")
+                              message: "could not connect to \(target)\(tried): connection refused or unreachable\(detail)\(dns)")
     }
 
     /// Emits the one terminal event and finishes the stream.
@@ -507,6 +563,8 @@ actor ConnectionCore {
         phase = .finished
         connectTimer?.cancel()
         connectTimer = nil
+        preferredGraceTimer?.cancel()
+        preferredGraceTimer = nil
         closeTimer?.cancel()
         closeTimer = nil
         requests.finish()

@@ -4,15 +4,19 @@ import FoundationEssentials
 import Glibc
 #endif
 
+/// A host name's numeric addresses, best first, or a `.dns` error (see `WebSocketOptions.hostLookup`).
+public typealias HostLookup = @Sendable (String) -> Result<[String], WebSocketError>
+
 /// Resolves host names with `getaddrinfo` off the loop thread (Debian's libwebsockets has no
 /// async DNS, so letting lws resolve would block every connection on the loop).
 enum HostResolver {
     private static let queue = DispatchQueue(label: "wcs.transport.dns", attributes: .concurrent)
 
-    /// Resolves `host` in the background and calls `completion` (on a background thread) with
-    /// the numeric addresses in the system's preferred order, or a `.dns` error.
-    static func resolve(_ host: String, completion: @escaping @Sendable (Result<[String], WebSocketError>) -> Void) {
-        queue.async { completion(resolveNow(host)) }
+    /// Resolves `host` in the background (with `lookup`, else `getaddrinfo`) and calls `completion`
+    /// (on a background thread) with the numeric addresses in the preferred order, or a `.dns` error.
+    static func resolve(_ host: String, lookup: HostLookup? = nil,
+                        completion: @escaping @Sendable (Result<[String], WebSocketError>) -> Void) {
+        queue.async { completion((lookup ?? resolveNow)(host)) }
     }
 
     /// Blocking resolution; numeric results are de-duplicated, order kept.

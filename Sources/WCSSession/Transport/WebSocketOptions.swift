@@ -15,6 +15,18 @@ public struct WebSocketOptions: Sendable {
     /// Kernel-level dead-path detection set on the socket when it opens; nil keeps the kernel's
     /// defaults (no keepalive, retransmissions for ~15 minutes).
     public var tcpLiveness: TCPLiveness?
+    /// For a host name: a numeric address to connect to at once, while the name is resolved in
+    /// parallel (the address that held the session last time: no DNS on a wake, and the resume stays
+    /// on the node that holds the session behind round-robin DNS). When it fails before the
+    /// WebSocket opens, or has not opened within `preferredAddressGrace`, the resolved addresses
+    /// follow (without it). Ignored for literal hosts.
+    public var preferredAddress: String?
+    /// Seconds the preferred address may take to open before the resolved addresses are tried
+    /// (a node that is gone costs one fast failure, or this long when it silently drops packets).
+    public var preferredAddressGrace: Double = 0.5
+    /// Resolves a host name to numeric addresses; nil = the system resolver (`getaddrinfo`).
+    /// Called off the loop thread. For tests and embedders with their own DNS.
+    public var hostLookup: HostLookup?
 
     /// Creates options; see the properties for the meaning of each value.
     public init(url: String, caFile: String? = nil, allowInsecureTLS: Bool = false,
