@@ -33,6 +33,8 @@ let package = Package(
         // The control protocol's client side: wire, typed verbs, client, socket path resolution,
         // config file parser. Glibc + FoundationEssentials only, so the lean front stays lean.
         .target(name: "AgentControl", dependencies: ["WCSJSON"], exclude: ["README.md"]),
+        // Numbers as text (fixed decimals, zero padding) without Foundation's String(format:).
+        .target(name: "DecimalText"),
         // The single GLib main-loop thread that drives libwebsockets and libnice.
         .target(name: "MainLoop", dependencies: ["CGLib"]),
         // Signaling plane: WebSocket + WCS JSON protocol, session and call state machines.
@@ -45,10 +47,11 @@ let package = Package(
         .target(name: "AudioJitter", dependencies: ["AudioRTP", "MainLoop"]),
         .target(name: "AudioCodec", dependencies: ["COpus", "CSoxr"]),
         // The media umbrella: ICE, DTLS-SRTP, DTMF, audio I/O and CallMedia; re-exports the layers.
-        .target(name: "AudioPipe", dependencies: ["MainLoop", "AudioSDP", "AudioRTP", "AudioJitter", "AudioCodec", "CNice", "CSSL", "CALSA"],
+        .target(name: "AudioPipe", dependencies: ["MainLoop", "AudioSDP", "AudioRTP", "AudioJitter", "AudioCodec", "CNice", "CSSL", "CALSA",
+                                                 "DecimalText"],
                 exclude: ["README.md"]),
         // The daemon's logic (config, token store, control socket, policy), testable as a library.
-        .target(name: "AgentCore", dependencies: ["AgentControl", "WCSSession", "AudioPipe", "CSSL"]),
+        .target(name: "AgentCore", dependencies: ["AgentControl", "WCSSession", "AudioPipe", "CSSL", "DecimalText"]),
         // `wcs-agent`: the lean front. The Swift runtime is linked in (also in debug builds), so it
         // loads libc, libm, libstdc++ and libgcc_s only and starts in a few milliseconds.
         .executableTarget(name: "wcs-agent", dependencies: ["AgentControl"],
@@ -68,6 +71,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "MainLoopTests", dependencies: ["MainLoop"]),
         .testTarget(name: "WCSJSONTests", dependencies: ["WCSJSON"]),
+        .testTarget(name: "DecimalTextTests", dependencies: ["DecimalText"]),
         .testTarget(name: "AgentControlTests", dependencies: ["AgentControl"]),
         .testTarget(name: "WCSSessionTests", dependencies: ["WCSSession", "TestSupport"]),
         .testTarget(name: "AudioSDPTests", dependencies: ["AudioSDP", "TestSupport"]),

@@ -8,7 +8,7 @@ another build (e.g. .build/release, the dynamic one); the table names the one it
 One run, on loopback, with the WCS emulator as server and SIP side:
 - the Opus floor: libopus encode + decode at the agent's settings (wcs-bench);
 - wcs-agent idle; wake latencies over N tries (bench_wake), pushes by `wcs-agent reconnect` and by the
-  agent's push webhook; `reconnect` wall time;
+  agent's push webhook; `reconnect` wall time; the same over wss:// (bench_wake.tls_wake);
 - the scaling table: 1...64 calls to the agent and 1...64 calls to AudioPipe alone, far ends in a
   cheap wcs-bench-peer (pre-encoded Opus, 1 packet in 50 decoded; bench_scaling), with the far
   ends' CPU and the machine's load next to each row; the cost of each added call is fitted on the
@@ -33,7 +33,7 @@ from bench_quality import aiortc_figures, pesq_figures
 from bench_rig import ROOT, Agent, Rig, agent_binary, bin_dir, swift_runtime
 from bench_scaling import added_call_fit, agent_series, audiopipe_series
 from bench_table import far_end_note, fit_note, main_table, scaling_table
-from bench_wake import reconnect_times, wake_tries, webhook_config
+from bench_wake import reconnect_times, tls_wake, wake_tries, webhook_config
 
 QUICK = os.environ.get("QUICK", "") not in ("", "0")
 PLAN = {
@@ -86,6 +86,8 @@ def run(results):
         results["wake"]["reconnect"] = reconnect_times(agent, PLAN["tries"])
         log(f"wake by the agent's push webhook: {PLAN['tries']} tries")
         results["wake"]["webhook"] = wake_tries(rig, agent, PLAN["tries"], webhook=True)
+        log(f"wake over wss://: {PLAN['tries']} tries")
+        results["wake"]["wss"] = tls_wake(PLAN["tries"])
         peer = Peer(rig.procs, os.path.join(rig.work, "peer.log"), cheap=True)  # far ends: not measured
         log(f"agent scaling {PLAN['agent_counts']}")
         results["agent_scaling"] = agent_series(rig, agent, peer, PLAN["agent_counts"], PLAN["window"])

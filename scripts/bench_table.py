@@ -64,7 +64,7 @@ def main_rows(r):
     for key, label, goal in (("push_to_resumed", "push → session resumed", 10),
                              ("reconnect", "`reconnect` command wall time", 15),
                              ("push_to_first_audio", "push → first audio", 60)):
-        for how, figures in (("", wake), (" by webhook", wake.get("webhook"))):
+        for how, figures in (("", wake), (" by webhook", wake.get("webhook")), (" over wss", wake.get("wss"))):
             values = (figures or {}).get(key)
             if values is None:  # the webhook series: the same push into the agent's webhook, no process
                 continue

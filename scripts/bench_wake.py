@@ -18,6 +18,8 @@ answers automatically and decodes the caller's first frame; then the caller hang
 Two push paths: the emulator runs `wcs-agent reconnect` (push_command: a process per push, what a
 push handler script does), or it POSTs the push to the agent's own webhook (`[push] listen`, with
 the shared secret as a push relay would send it; no process at all): `webhook_tries`.
+`tls_wake`: the `reconnect` tries over wss:// (an emulator with a self-signed P-256 certificate for
+127.0.0.1, an agent that trusts it): the TLS handshake on every wake, resumed from the last session.
 """
 import os
 import re
@@ -88,6 +90,33 @@ def wake_tries(rig, agent, tries, webhook=False):
         for key, value in one.items():
             if value is not None:
                 result[key].append(value)
+    return result
+
+
+def tls_files():
+    """(certificate, key): a new self-signed P-256 certificate for 127.0.0.1 in a temporary directory."""
+    import subprocess
+    import tempfile
+    certs = tempfile.mkdtemp(prefix="wcs-bench-tls-")
+    cert, key = os.path.join(certs, "cert.pem"), os.path.join(certs, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", key, "-out", cert], check=True, capture_output=True)
+    return cert, key
+
+
+def tls_wake(tries, binary=None):
+    """`tries` wake tries by `reconnect` over wss:// and `reconnect` wall times, on a rig of its own."""
+    from bench_rig import Agent, Rig
+    cert, key = tls_files()
+    rig = Rig(["1001"], emulator_args=["--tls-cert", cert, "--tls-key", key])
+    try:
+        agent = Agent(rig, "1001", extra_args=["--ca-file", cert], binary=binary)
+        time.sleep(1)
+        result = wake_tries(rig, agent, tries)
+        result["reconnect"] = reconnect_times(agent, tries)
+    finally:
+        rig.stop()
     return result
 
 
@@ -169,13 +198,7 @@ def main():
     args = parser.parse_args()
     tls_args, agent_args = [], ["--log-level", "debug"] if args.trace else []
     if args.tls:
-        import subprocess
-        import tempfile
-        certs = tempfile.mkdtemp(prefix="wcs-bench-tls-")
-        cert, key = os.path.join(certs, "cert.pem"), os.path.join(certs, "key.pem")
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                        "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                        "-keyout", key, "-out", cert], check=True, capture_output=True)
+        cert, key = tls_files()
         tls_args, agent_args = ["--tls-cert", cert, "--tls-key", key], agent_args + ["--ca-file", cert]
     rig = Rig(["1001"], emulator_args=tls_args)
     try:
@@ -199,6 +222,10 @@ def main():
     row("push -> first audio", result["push_to_first_audio"])
     row("offer -> first audio", result["offer_to_first_audio"])
     row("reconnect wall time", result["reconnect"])
+    if args.tls and args.trace:
+        with open(os.path.join(rig.work, f"agent-{agent.login}", "agent.log"), errors="replace") as f:
+            log = f.read()
+        print(f"  TLS handshakes: {log.count('(TLS session resumed)')} resumed, {log.count('(full TLS handshake)')} full")
     if stages:
         # Each try's stages, then the bench's own arrival of `resumed` (same order as the pushes).
         for one, back, relay in zip(stages, *([result["push_to_resumed"], result["push_to_resumed_relay"]]

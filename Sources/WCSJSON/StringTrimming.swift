@@ -13,7 +13,9 @@ extension StringProtocol {
         trimming { $0.properties.isWhitespace }
     }
 
-    private func trimming(_ strip: (Unicode.Scalar) -> Bool) -> String {
+    /// The text without the leading and trailing scalars `strip` accepts (e.g. the brackets
+    /// around an IPv6 host: `trimming { $0 == "[" || $0 == "]" }`).
+    public func trimming(_ strip: (Unicode.Scalar) -> Bool) -> String {
         let scalars = String(self).unicodeScalars
         guard let first = scalars.firstIndex(where: { !strip($0) }),
               let last = scalars.lastIndex(where: { !strip($0) }) else { return "" }

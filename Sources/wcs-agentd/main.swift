@@ -1,5 +1,5 @@
 import AgentCore
-import Foundation
+import Glibc
 
 // wcs-agentd: the full wcs-agent binary (daemon, prompt, doctor, history and every client verb),
 // which the lean `wcs-agent` front execs. See README.md.

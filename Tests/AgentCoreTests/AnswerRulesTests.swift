@@ -49,7 +49,7 @@ import WCSSession
         """)
         #expect(set.rules.map(\.name) == ["night", "door", "known"])
         func decide(_ caller: String?, _ name: String? = nil, at date: Date = AnswerRulesTests.tuesday(12, 0)) -> String {
-            let d = set.decide(caller: caller, displayName: name, fallback: .manual, at: date, calendar: Self.utc)
+            let d = set.decide(caller: caller, displayName: name, fallback: .manual, at: date, clock: WallClockTime.utc)
             return "\(d.action) \(d.source)"
         }
         #expect(decide("1001", "front door cam") == "auto rule door")       // names are case-insensitive

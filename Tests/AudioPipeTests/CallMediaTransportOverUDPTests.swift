@@ -7,17 +7,27 @@ import Testing
 /// check, SRTP keying, RFC 7983 demultiplexing, the receive path into the jitter buffer) over a
 /// plain UDP `DatagramTransport`: no libnice involved.
 @Suite struct CallMediaTransportOverUDPTests {
-    /// What one end's handlers saw (called on the loop thread, read by the test).
+    /// What one end's handlers saw (called on the loop thread, read by the test), and the receive
+    /// path DTLS handed over, which the test drives in place of a media clock (`drainReceiver`).
     final class Recorder: @unchecked Sendable {
         private let lock = NSLock()
         private var srtpSender: SRTPSender?
+        private var mediaReceiver: CallMediaReceiver?
         private var failureList: [MediaFailure] = []
         private var eventList: [CallMediaEvent] = []
         private var peerClosedCount = 0
 
         func record(_ failure: MediaFailure) { lock.withLock { failureList.append(failure) } }
         func record(_ event: CallMediaEvent) { lock.withLock { eventList.append(event) } }
-        func ready(_ sender: sending SRTPSender) { lock.withLock { srtpSender = sender } }
+        func ready(_ sender: sending SRTPSender, _ receiver: sending CallMediaReceiver) {
+            lock.withLock {
+                srtpSender = sender
+                mediaReceiver = receiver
+            }
+        }
+        /// Handles what the transport queued for the media clock, as a tick would (one thread at
+        /// a time: the test's; outside the lock, since the receiver reports events here).
+        func drainReceiver() { _ = lock.withLock { mediaReceiver }?.receiveQueued() }
         func peerClosed() { lock.withLock { peerClosedCount += 1 } }
         var peerCloses: Int { lock.withLock { peerClosedCount } }
         var srtp: SRTPSender? { lock.withLock { srtpSender } }
@@ -42,9 +52,10 @@ import Testing
             let handlers = CallMediaTransport.Handlers(
                 event: { [recorder] event in recorder.record(event) },
                 failure: { [recorder] failure in recorder.record(failure) },
-                mediaReady: { [recorder] sender in recorder.ready(sender) },
+                mediaReady: { [recorder] sender, receiver in recorder.ready(sender, receiver) },
                 peerClosed: { [recorder] in recorder.peerClosed() })
             transport = CallMediaTransport(path: path, negotiated: negotiated, receive: receive,
+                                           inbox: CallReceiveInbox(audioPayloadType: negotiated.codec.payloadType),
                                            configuration: configuration, ourSSRC: 0xC0FFEE,
                                            ntpClock: NTPClock(monotonicNow: MonotonicTime.now()), handlers: handlers)
         }
@@ -102,7 +113,10 @@ import Testing
             try sender.protectRTP(&packet)
             offerer.path.send(packet)
         }
-        #expect(await CallMediaTestSupport.wait(timeout: 5) { answerer.receive.snapshot.packetsReceived == 20 })
+        #expect(await CallMediaTestSupport.wait(timeout: 5) {
+            answerer.recorder.drainReceiver()
+            return answerer.receive.snapshot.packetsReceived == 20
+        })
         #expect(answerer.receive.snapshot.bytesReceived == 20 * 80)
         #expect(answerer.events.contains(.firstPacketReceived))
 
@@ -110,7 +124,10 @@ import Testing
         var plain = SRTPSessionTests.rtp(sequence: 500, ssrc: 0xABCD_0001)
         plain[1] = payloadType
         offerer.path.send(plain)
-        #expect(await CallMediaTestSupport.wait(timeout: 5) { answerer.receive.snapshot.packetsDiscarded >= 1 })
+        #expect(await CallMediaTestSupport.wait(timeout: 5) {
+            answerer.recorder.drainReceiver()
+            return answerer.receive.snapshot.packetsDiscarded >= 1
+        })
         #expect(answerer.receive.snapshot.packetsReceived == 20)
     }
 

@@ -6,8 +6,8 @@ import TestSupport
 import Testing
 
 /// A call's first received packet is played when it arrives, not at the next 20 ms tick
-/// (`CallReceiveState.onFirstAudioPacket` → `MediaClock.requestPlayout` → the engine's early
-/// playout), and the sink still gets exactly one frame per tick. Real Opus, real SRTP keys, a real
+/// (`CallReceiveInbox.onFirstAudio` → `MediaClock.requestPlayout` → the engine takes the inbox
+/// and plays early), and the sink still gets exactly one frame per tick. Real Opus, real SRTP keys, a real
 /// engine on its own clock; nothing is timed: a clock with a one-hour period cannot play the
 /// packet by itself.
 @Suite struct FirstPacketPlayoutTests {
@@ -28,10 +28,12 @@ import Testing
         var count: Int { value.load(ordering: .relaxed) }
     }
 
-    /// One engine on `clock` with its receive state, sink and counters.
+    /// One engine on `clock` with its receive state, sink and counters, and the peer's SRTP sender.
     struct Rig {
         let engine: CallAudioEngine
         let receive: CallReceiveState
+        let inbox = CallReceiveInbox(audioPayloadType: 111)
+        let peer: SRTPSender
         let sink = FrameSink()
         let sendState = CallSendState()
         let decoded = Counter()
@@ -39,27 +41,36 @@ import Testing
         init(clock: MediaClock) throws {
             let codecs = try CallCodecSet(codec: FirstPacketPlayoutTests.opus, configuration: CallMediaConfiguration())
             receive = try CallReceiveState(codecs: codecs, jitter: CallMediaConfiguration.defaultJitter)
-            let keys = try #require(SRTPKeyMaterial(exported: (0..<60).map { UInt8($0) }, profile: .aes128CmSha1_80,
-                                                    role: .client))
+            let exported = (0..<60).map { UInt8($0) }
+            let keys = try #require(SRTPKeyMaterial(exported: exported, profile: .aes128CmSha1_80, role: .client))
+            peer = try SRTPSender(keyMaterial: try #require(SRTPKeyMaterial(exported: exported, profile: .aes128CmSha1_80,
+                                                                               role: .server)))
             let decoded = decoded
+            let ntpClock = NTPClock(monotonicNow: MonotonicTime.now())
             let setup = CallAudioEngine.Setup(
                 codec: FirstPacketPlayoutTests.opus, configuration: CallMediaConfiguration(),
                 send: { _ in }, source: ToneSource(frequency: 440), sink: sink,
-                receive: receive, sendState: sendState, sends: true, ssrc: 1, cname: "first-packet",
-                ntpClock: NTPClock(monotonicNow: MonotonicTime.now()), telephoneEventPT: nil, rtcpMinimumInterval: 5,
+                receive: receive, inbox: inbox, sendState: sendState, sends: true, receives: true, ssrc: 1, cname: "first-packet",
+                ntpClock: ntpClock, telephoneEventPT: nil, rtcpMinimumInterval: 5,
                 firstAudioDecoded: { decoded.add() })
-            engine = try CallAudioEngine(setup: setup, srtp: try SRTPSender(keyMaterial: keys), clock: clock)
+            let negotiated = try CallMediaTransportOverUDPTests.negotiate().answerer
+            try #require(negotiated.codec.payloadType == 111)
+            let receiver = CallMediaReceiver(srtp: try SRTPReceiver(keyMaterial: keys), context: CallMediaReceiver.Context(
+                negotiated: negotiated, receive: receive, inbox: inbox, ourSSRC: 1, ntpClock: ntpClock,
+                event: { _ in }, dtls: { _ in }))
+            engine = try CallAudioEngine(setup: setup, srtp: try SRTPSender(keyMaterial: keys), receiver: receiver, clock: clock)
         }
 
-        /// Records Opus packet `index` of a speech-like stream as arriving now.
+        /// Queues Opus packet `index` of a speech-like stream, SRTP-protected by the peer, as the
+        /// loop does when it arrives.
         func receivePacket(_ index: Int) throws {
             let encoder = try CallCodecSet(codec: FirstPacketPlayoutTests.opus, configuration: CallMediaConfiguration()).encoder
             let frame = TestSignal.frames(TestSignal.speechLike(count: 960 * (index + 1)))[index]
             let payload = try encoder.encode(frame)
             let header = RTPHeader(payloadType: 111, sequenceNumber: UInt16(index), timestamp: UInt32(index * 960), ssrc: 9)
-            if receive.record(header, payloadBytes: payload.count, audioPayload: payload[...], arrival: MonotonicTime.now()).firstAudio {
-                receive.firstAudioRecorded()
-            }
+            var packet = try RTPPacket(header: header, payload: payload).serialized()
+            try peer.protectRTP(&packet)
+            #expect(inbox.put(packet, arrival: MonotonicTime.now()))
         }
     }
 
@@ -97,31 +108,37 @@ import Testing
                 "one frame played per tick (each tick sends one packet), the early one included")
     }
 
-    @Test func theHookRunsOnceForTheFirstAudioPacketOnly() throws {
-        let codecs = try CallCodecSet(codec: Self.opus, configuration: CallMediaConfiguration())
-        let receive = try CallReceiveState(codecs: codecs, jitter: CallMediaConfiguration.defaultJitter)
+    @Test func theInboxHookRunsOnceForTheFirstAudioPacketOnly() throws {
+        let inbox = CallReceiveInbox(audioPayloadType: 111)
         let calls = Counter()
-        receive.onFirstAudioPacket { calls.add() }
-        let event = RTPHeader(payloadType: 101, sequenceNumber: 1, timestamp: 0, ssrc: 9)
-        let dtmf = receive.record(event, payloadBytes: 4, audioPayload: nil, arrival: 1)
-        #expect(dtmf.firstPacket && !dtmf.firstAudio, "a telephone-event packet has no audio to play")
-        let audio: [UInt8] = [0xF8, 0xFF, 0xFE]
-        var firstAudio: [Bool] = []
-        for sequence in 2...4 {
-            let header = RTPHeader(payloadType: 111, sequenceNumber: UInt16(sequence), timestamp: UInt32(sequence * 960), ssrc: 9)
-            let recorded = receive.record(header, payloadBytes: audio.count, audioPayload: audio[...],
-                                          arrival: 1 + Double(sequence) * 0.02)
-            #expect(!recorded.firstPacket)
-            firstAudio.append(recorded.firstAudio)
-        }
-        #expect(firstAudio == [true, false, false])
-        #expect(calls.count == 0, "the hook waits for the receive path's go (after it announced the packet)")
-        receive.firstAudioRecorded()
-        receive.firstAudioRecorded()
-        #expect(calls.count == 1, "once")
+        inbox.onFirstAudio { calls.add() }
+        var event = [UInt8](repeating: 0, count: 16)
+        event[0] = 0x80
+        event[1] = 101
+        #expect(inbox.put(event, arrival: 1))
+        #expect(calls.count == 0, "a telephone-event packet has no audio to play")
+        var rtcp = event
+        rtcp[1] = 200
+        #expect(inbox.put(rtcp, arrival: 1))
+        #expect(calls.count == 0, "RTCP has no audio either")
+        var audio = event
+        audio[1] = 111 | 0x80  // the marker bit does not hide the payload type
+        for _ in 0..<3 { #expect(inbox.put(audio, arrival: 2)) }
+        #expect(calls.count == 1, "once, for the first audio packet")
         let late = Counter()
-        receive.onFirstAudioPacket { late.add() }
-        receive.firstAudioRecorded()
+        inbox.onFirstAudio { late.add() }
+        #expect(inbox.put(audio, arrival: 3))
         #expect(late.count == 0, "a hook set after the first audio packet never runs")
+        #expect(inbox.take().count == 6)
+        #expect(inbox.take().isEmpty)
+    }
+
+    @Test func aFullInboxDropsInsteadOfGrowing() {
+        let inbox = CallReceiveInbox(audioPayloadType: 111)
+        let datagram: [UInt8] = [0x80, 111, 0, 1]
+        let accepted = (0..<(CallReceiveInbox.capacity + 5)).filter { _ in inbox.put(datagram, arrival: 1) }.count
+        #expect(accepted == CallReceiveInbox.capacity)
+        #expect(inbox.take().count == CallReceiveInbox.capacity)
+        #expect(inbox.put(datagram, arrival: 2), "room again once the clock took them")
     }
 }

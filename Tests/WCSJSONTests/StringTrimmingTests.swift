@@ -17,6 +17,13 @@ import WCSJSON
         #expect("\u{0085}".trimmingWhitespace() == "")
     }
 
+    @Test func chosenScalars() {
+        #expect("[::1]".trimming { $0 == "[" || $0 == "]" } == "::1")
+        #expect("[[a]b]]".trimming { $0 == "[" || $0 == "]" } == "a]b")
+        #expect("[]".trimming { $0 == "[" || $0 == "]" } == "")
+        #expect("host".trimming { $0 == "[" } == "host")
+    }
+
     @Test func numericStringsReadAsIntegersAfterTrimming() {
         #expect(JSONValue.string(" 5060 ").intValue == 5060)
     }

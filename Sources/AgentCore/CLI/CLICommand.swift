@@ -50,7 +50,7 @@ struct CLICommand: Sendable {
         let lines = summary.split(separator: "\n").map(String.init)
         let indent = String(repeating: " ", count: 32)
         guard head.count < 31 else { return [head] + lines.map { indent + $0 } }
-        return [head.padding(toLength: 32, withPad: " ", startingAt: 0) + (lines.first ?? "")] + lines.dropFirst().map { indent + $0 }
+        return [head + String(repeating: " ", count: 32 - head.count) + (lines.first ?? "")] + lines.dropFirst().map { indent + $0 }
     }
 
     /// `wcs-agent NAME --help`.

@@ -1,4 +1,5 @@
-import Foundation
+import DecimalText
+import FoundationEssentials
 
 /// `wcs-agent history [--json] [--limit N] [--state-dir DIR | --config FILE]`: reads the call
 /// journal directly (no daemon needed) and prints a table, newest last, or JSON lines.
@@ -60,7 +61,7 @@ enum HistoryCommand {
             let seconds = Int(r.duration)
             let media = r.media.map { "\($0.codec ?? "?") tx \($0.packetsSent) rx \($0.packetsReceived) lost \($0.packetsLost)" } ?? "-"
             lines.append([pad(CallRecordDates.format(r.started), 25), pad(r.direction == "outgoing" ? "out" : "in", 4), pad(party, 25),
-                          pad(String(format: "%d:%02d", seconds / 60, seconds % 60), 7), pad(r.endResult.rawValue, 19), media].joined(separator: " "))
+                          pad("\(seconds / 60):\(DecimalText.zeroPadded(seconds % 60, width: 2))", 7), pad(r.endResult.rawValue, 19), media].joined(separator: " "))
         }
         return lines.joined(separator: "\n")
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reading `[answer]` and the `[answer.NAME]` rule sections from the config file (ConfigLoader
 /// calls these). Lists are comma-separated; every mistake is a `ConfigError` with file and line.
@@ -40,14 +40,14 @@ extension AnswerRuleSet {
     }
 
     private static func list(_ text: String) -> [String] {
-        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        text.split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
     }
 
     /// `HH:MM-HH:MM` (24 h, local time; `24:00` allowed as an end).
     static func window(_ text: String) throws -> TimeOfDayWindow {
         let bounds = text.split(separator: "-", omittingEmptySubsequences: false)
         func minutes(_ part: Substring) -> Int? {
-            let hm = part.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
+            let hm = part.trimmingSpaces().split(separator: ":", omittingEmptySubsequences: false)
             guard hm.count == 2, hm[0].count <= 2, hm[1].count == 2, let h = Int(hm[0]), let m = Int(hm[1]), (0...59).contains(m),
                   (0...23).contains(h) || (h == 24 && m == 0) else { return nil }
             return h * 60 + m

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `[answer]` configuration: rules tried in file order, the first match decides; without a
 /// match, `default` (else `[audio] answer`). When `hook` is on (the default) and `on_incoming` is
@@ -7,7 +7,7 @@ import Foundation
 /// Without any `[answer]` section the set is empty and calls are answered as `[audio] answer`
 /// says, at once (the hook then only names the caller, as before).
 ///
-/// A value in `AgentConfig`; `decide` is pure (the clock and calendar are arguments).
+/// A value in `AgentConfig`; `decide` is pure (the time and the wall clock are arguments).
 public struct AnswerRuleSet: Sendable, Equatable {
     public var rules: [AnswerRule] = []
     /// `[answer] default`; nil = `[audio] answer`.
@@ -26,10 +26,12 @@ public struct AnswerRuleSet: Sendable, Equatable {
     }
 
     /// The first matching rule's action, else the default (`fallback` = `[audio] answer`).
+    /// `clock` reads the rules' hours and weekdays off `date` (the local wall clock; tests use UTC).
     func decide(caller: String?, displayName: String?, fallback: AnswerMode, at date: Date = Date(),
-                calendar: Calendar = .current) -> Decision
+                clock: (Date) -> WallClockTime = WallClockTime.local) -> Decision
     {
-        if let rule = rules.first(where: { $0.matches(caller: caller, displayName: displayName, at: date, calendar: calendar) }) {
+        let time = clock(date)
+        if let rule = rules.first(where: { $0.matches(caller: caller, displayName: displayName, at: time) }) {
             return Decision(action: rule.action, source: "rule \(rule.name)")
         }
         return Decision(action: defaultAction ?? .answer(fallback), source: "default")
@@ -39,7 +41,7 @@ public struct AnswerRuleSet: Sendable, Equatable {
     /// there is none or it does not parse (logged by the caller).
     static func hookDecision(in output: String) -> Result<AnswerAction, ConfigError>? {
         for line in output.split(whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingSpaces()
             guard trimmed.lowercased().hasPrefix("answer"), let separator = trimmed.dropFirst(6).first, separator == ":" || separator == "=" else { continue }
             do {
                 return .success(try AnswerAction(parsing: String(trimmed.dropFirst(7))))

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What an answer rule (or the `on_incoming` hook) decides for a ringing call.
 public enum AnswerAction: Sendable, Equatable, CustomStringConvertible {
@@ -9,7 +9,7 @@ public enum AnswerAction: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `auto`, `after:N`, `manual` or `reject`. Throws `ConfigError`.
     public init(parsing text: String) throws {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = text.trimmingSpaces().lowercased()
         if trimmed == "reject" {
             self = .reject
             return
@@ -40,12 +40,12 @@ public struct AnswerRule: Sendable, Equatable {
     public var names: [String] = []
     /// Local time windows; empty = any time.
     public var times: [TimeOfDayWindow] = []
-    /// Weekdays (1 = Sunday ... 7 = Saturday, as `Calendar`); empty = every day.
+    /// Weekdays (1 = Sunday ... 7 = Saturday, as `WallClockTime`); empty = every day.
     public var weekdays: Set<Int> = []
     public var action: AnswerAction
 
-    /// Whether the rule matches a call from `caller` named `displayName` ringing at `date`.
-    func matches(caller: String?, displayName: String?, at date: Date, calendar: Calendar) -> Bool {
+    /// Whether the rule matches a call from `caller` named `displayName` ringing at `time`.
+    func matches(caller: String?, displayName: String?, at time: WallClockTime) -> Bool {
         if !callers.isEmpty {
             let candidates = [caller, caller.map(Self.userPart)].compactMap { $0 }
             guard callers.contains(where: { pattern in candidates.contains { Glob.matches(pattern, $0) } }) else { return false }
@@ -53,11 +53,9 @@ public struct AnswerRule: Sendable, Equatable {
         if !names.isEmpty {
             guard let displayName, names.contains(where: { Glob.matches($0.lowercased(), displayName.lowercased()) }) else { return false }
         }
-        let parts = calendar.dateComponents([.hour, .minute, .weekday], from: date)
-        if !weekdays.isEmpty, !weekdays.contains(parts.weekday ?? 0) { return false }
+        if !weekdays.isEmpty, !weekdays.contains(time.weekday) { return false }
         if !times.isEmpty {
-            let minute = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
-            guard times.contains(where: { $0.contains(minute) }) else { return false }
+            guard times.contains(where: { $0.contains(time.minuteOfDay) }) else { return false }
         }
         return true
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WCSSession
 
 /// What the agent saw of a call when it ended: the input of `CallEndClassifier`.

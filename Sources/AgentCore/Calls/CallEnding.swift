@@ -1,5 +1,5 @@
 import AudioPipe
-import Foundation
+import FoundationEssentials
 import MainLoop
 import WCSSession
 

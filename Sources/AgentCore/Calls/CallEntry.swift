@@ -1,5 +1,5 @@
 import AudioPipe
-import Foundation
+import FoundationEssentials
 import WCSSession
 
 /// One call in `CallManager`'s table: its state, what the server said of it, and its media.

@@ -71,14 +71,14 @@ enum CallLifecycle {
             switch state {
             case .ringing: return .success(CallStep(state: .answering))
             case .answering, .connectingMedia: return .failure(CallRefusal(reason: "it is already being answered"))
-            default: return .failure(CallRefusal(reason: "it is \(state.rawValue.replacingOccurrences(of: "_", with: " "))"))
+            default: return .failure(CallRefusal(reason: "it is \(state.rawValue.replacing("_", with: " "))"))
             }
         case .answerSent:
             return state == .answering ? .success(CallStep(state: .connectingMedia)) : stay
         case .decline:
             if state == .ringing { return hangUp }
             if state == .answering || state == .connectingMedia { return .failure(CallRefusal(reason: "it is being answered")) }
-            return .failure(CallRefusal(reason: "it is \(state.rawValue.replacingOccurrences(of: "_", with: " "))"))
+            return .failure(CallRefusal(reason: "it is \(state.rawValue.replacing("_", with: " "))"))
         case .hangup:
             if state.isLive { return hangUp }
             return .failure(CallRefusal(reason: state == .ending ? "it is already ending" : "it has ended"))

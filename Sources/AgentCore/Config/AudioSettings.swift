@@ -1,5 +1,5 @@
 import AudioPipe
-import Foundation
+import FoundationEssentials
 
 /// Where a call's outgoing audio comes from (`[audio] source`, `--audio-source`).
 public enum AudioSourceSpec: Sendable, Equatable, CustomStringConvertible {
@@ -91,7 +91,7 @@ public enum AudioSinkSpec: Sendable, Equatable, CustomStringConvertible {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
             let safe = String(callId.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
-            let path = (dir as NSString).appendingPathComponent("\(safe).wav")
+            let path = PathName.joined(dir, "\(safe).wav")
             return (try WAVFileSink(path: path), path)
         case .pipe(let path): return (try RawPCMSink(path: path), nil)
         case .command(let command): return (try CommandSink(command: command), nil)
@@ -147,8 +147,8 @@ public enum AnswerMode: Sendable, Equatable, CustomStringConvertible {
 enum AudioSpecText {
     /// `kind:value` with the kind lowercased; a bare word has an empty value.
     static func split(_ text: String) -> (String, String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         guard let colon = trimmed.firstIndex(of: ":") else { return (trimmed.lowercased(), "") }
-        return (trimmed[..<colon].lowercased(), String(trimmed[trimmed.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+        return (trimmed[..<colon].lowercased(), String(trimmed[trimmed.index(after: colon)...]).trimmingSpaces())
     }
 }

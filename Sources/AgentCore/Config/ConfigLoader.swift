@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MainLoop
 import WCSSession
 
@@ -77,7 +78,7 @@ public enum ConfigLoader {
             config.stateDir = state
         }
         if let runtime = firstDirectory(environment["RUNTIME_DIRECTORY"]) {
-            config.socketPath = (runtime as NSString).appendingPathComponent("control.sock")
+            config.socketPath = PathName.joined(runtime, "control.sock")
         }
     }
 
@@ -224,7 +225,7 @@ public enum ConfigLoader {
         if let file = flagFile ?? configFile {
             path = file
         } else if let credentials = firstDirectory(environment["CREDENTIALS_DIRECTORY"]) {
-            let candidate = (credentials as NSString).appendingPathComponent(credentialName)
+            let candidate = PathName.joined(credentials, credentialName)
             // An absent credential is fine (no password configured); an unreadable one is not.
             guard access(candidate, F_OK) == 0 else { return }
             path = candidate
@@ -264,7 +265,7 @@ public enum ConfigLoader {
         } catch {
             throw ConfigError("cannot read CA file \(path): \(error.reason)")
         }
-        guard data.range(of: Data("-----BEGIN CERTIFICATE-----".utf8)) != nil else {
+        guard data.firstRange(of: Array("-----BEGIN CERTIFICATE-----".utf8)) != nil else {
             throw ConfigError("CA file \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
         }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WCSSession
 #if canImport(Glibc)
 import Glibc

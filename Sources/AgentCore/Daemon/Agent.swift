@@ -1,4 +1,5 @@
-import Foundation
+import DecimalText
+import FoundationEssentials
 import MainLoop
 import WCSSession
 
@@ -420,10 +421,10 @@ public actor Agent {
         phase = .waitingToRetry
         retryAt = Date().addingTimeInterval(delay)
         if wait.isSpread {
-            Log.info("agent", "\(cause): first attempt in \(String(format: "%.1f", delay)) s (reconnect_spread "
+            Log.info("agent", "\(cause): first attempt in \(DecimalText.fixed(delay, decimals: 1)) s (reconnect_spread "
                      + "\(reconnects.spread.window) s; a push or `wcs-agent reconnect` goes at once)")
         } else {
-            Log.info("agent", "next attempt in \(String(format: "%.1f", delay)) s")
+            Log.info("agent", "next attempt in \(DecimalText.fixed(delay, decimals: 1)) s")
         }
         publishEvent(.state(phase.rawValue, retryInSeconds: delay))
         notifier?.status("reconnecting in \(Int(delay.rounded())) s: \(lastError ?? "")")

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import WCSSession
 
 /// What the agent is doing, as `status` reports it.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,10 +47,10 @@ enum DoctorLocalChecks {
         }
         switch config.audioSink {
         case .record(let directory):
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory)
-            let target = exists ? directory : (directory as NSString).deletingLastPathComponent
-            out.append(access(target.isEmpty ? "." : target, W_OK) == 0 && (!exists || isDirectory.boolValue)
+            let kind = mode(directory).map { $0 & S_IFMT }
+            let exists = kind != nil
+            let target = exists ? directory : PathName.parent(directory)
+            out.append(access(target.isEmpty ? "." : target, W_OK) == 0 && (!exists || kind == S_IFDIR)
                        ? .ok("audio", "sink \(config.audioSink): \(exists ? "writable directory" : "will be created")")
                        : .failure("audio", "sink \(config.audioSink): \(directory) is not a writable directory"))
         case .pipe(let path):
@@ -69,7 +69,7 @@ enum DoctorLocalChecks {
     static func stateDirectory(_ config: AgentConfig) -> [DoctorVerdict] {
         let dir = config.stateDir
         guard let mode = mode(dir) else {
-            let parent = (dir as NSString).deletingLastPathComponent
+            let parent = PathName.parent(dir)
             return [access(parent, W_OK) == 0 ? .ok("state", "\(dir) does not exist yet; it will be created")
                     : .failure("state", "\(dir) does not exist and \(parent) is not writable")]
         }

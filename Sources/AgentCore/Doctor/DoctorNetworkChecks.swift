@@ -1,5 +1,5 @@
 import CSSL
-import Foundation
+import FoundationEssentials
 import MainLoop
 import WCSSession
 #if canImport(Glibc)
@@ -18,7 +18,7 @@ enum DoctorNetworkChecks {
         guard let url = URLComponents(string: config.server), let host = url.host, !host.isEmpty else {
             return .failure("dns", "cannot read a host name in \(config.server)")
         }
-        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let bare = host.trimming { $0 == "[" || $0 == "]" }
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_flags = AI_NUMERICHOST

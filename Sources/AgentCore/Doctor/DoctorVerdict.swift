@@ -18,6 +18,11 @@ struct DoctorVerdict: Sendable, Equatable {
 
     /// `FAIL  server       wss://...: tls: ...`
     var line: String {
-        level.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0) + topic.padding(toLength: 13, withPad: " ", startingAt: 0) + message
+        Self.column(level.rawValue, 6) + Self.column(topic, 13) + message
+    }
+
+    /// `text` cut or padded with spaces to `width` characters (as `padding(toLength:)` did).
+    private static func column(_ text: String, _ width: Int) -> String {
+        String(text.prefix(width)) + String(repeating: " ", count: max(0, width - text.count))
     }
 }

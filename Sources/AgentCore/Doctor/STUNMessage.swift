@@ -1,5 +1,5 @@
 import CSSL
-import Foundation
+import FoundationEssentials
 
 /// A STUN message (RFC 5389/8489) as the doctor's probes need it: Binding and TURN Allocate
 /// (RFC 5766/8656) requests with long-term-credential MESSAGE-INTEGRITY, and the attributes of

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Stamping an event with the publishing time: in AgentCore because the ISO 8601 clock
 /// (`AgentClock`, `ISO8601Time`) is the daemon's; the event types are AgentControl's,

@@ -1,5 +1,5 @@
 import AudioPipe
-import Foundation
+import FoundationEssentials
 import MainLoop
 
 /// What `on_incoming` printed: the caller's display name and, optionally, an answer decision
@@ -68,11 +68,19 @@ struct CallHooks: Sendable {
         }
     }
 
+    /// Foundation's `CharacterSet.controlCharacters`: general categories Cc (controls) and Cf (format).
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format: true
+        default: false
+        }
+    }
+
     /// The first non-empty output line, trimmed, control characters removed, at most 100 characters.
     static func displayName(from output: String) -> String? {
         guard let line = output.split(whereSeparator: \.isNewline).lazy
-            .map({ $0.trimmingCharacters(in: .whitespaces) }).first(where: { !$0.isEmpty && !AnswerRuleSet.isDecisionLine($0) }) else { return nil }
-        let clean = String(String.UnicodeScalarView(line.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }))
+            .map({ $0.trimmingSpaces() }).first(where: { !$0.isEmpty && !AnswerRuleSet.isDecisionLine($0) }) else { return nil }
+        let clean = String(String.UnicodeScalarView(line.unicodeScalars.filter { !isControl($0) }))
         return clean.isEmpty ? nil : String(clean.prefix(100))
     }
 

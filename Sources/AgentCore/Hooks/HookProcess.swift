@@ -1,5 +1,6 @@
 import AudioPipe
-import Foundation
+import FoundationEssentials
+import Dispatch
 import MainLoop
 import Synchronization
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WCSSession
 
 /// What one scrape shows: the collector's counters and a look at the agent now. Gathered by

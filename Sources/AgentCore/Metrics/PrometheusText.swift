@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes the Prometheus text exposition format (version 0.0.4): one `# HELP` and `# TYPE` line
 /// per metric family, then its samples, `\n`-terminated. Label values are escaped (`\\`, `\"`,
@@ -19,7 +19,14 @@ struct PrometheusText {
 
     /// Starts a metric family. Every sample of the family must follow before the next family.
     mutating func family(_ name: String, _ type: MetricType, _ help: String) {
-        let escapedHelp = help.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+        var escapedHelp = ""
+        for scalar in help.unicodeScalars {  // per scalar: the LF of a CRLF is escaped too
+            switch scalar {
+            case "\\": escapedHelp += "\\\\"
+            case "\n": escapedHelp += "\\n"
+            default: escapedHelp.unicodeScalars.append(scalar)
+            }
+        }
         text += "# HELP \(name) \(escapedHelp)\n# TYPE \(name) \(type.rawValue)\n"
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import DecimalText
+import FoundationEssentials
 import WCSSession
 
 /// One call as the prompt shows it, read from the daemon's `status` and events (never guessed locally).
@@ -74,10 +75,7 @@ struct PromptCall: Sendable, Equatable {
 enum PromptTime {
     /// Parses `2025-01-02T03:04:05.678Z` (fractional seconds optional).
     static func parse(_ text: String) -> Date? {
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = fractional.date(from: text) { return date }
-        return ISO8601DateFormatter().date(from: text)
+        ISO8601Time.date(text)
     }
 
     /// A JSON number or numeric string as seconds.
@@ -89,7 +87,8 @@ enum PromptTime {
     /// `m:ss` or `h:mm:ss`.
     static func clock(_ seconds: Double) -> String {
         let s = max(0, Int(seconds))
-        if s >= 3600 { return String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) }
-        return String(format: "%d:%02d", s / 60, s % 60)
+        let secondsText = DecimalText.zeroPadded(s % 60, width: 2)
+        if s >= 3600 { return "\(s / 3600):\(DecimalText.zeroPadded(s / 60 % 60, width: 2)):\(secondsText)" }
+        return "\(s / 60):\(secondsText)"
     }
 }

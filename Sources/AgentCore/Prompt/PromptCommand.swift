@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MainLoop
 #if canImport(Glibc)
 import Glibc

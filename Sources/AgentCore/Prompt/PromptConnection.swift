@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The prompt's two connections to the daemon: `events` (subscribed, read by the event thread)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MainLoop
 import Synchronization
 #if canImport(Glibc)
@@ -211,7 +211,7 @@ final class PromptSession: Sendable {
                 $0.transferInput = nil
                 return false
             }
-            let target = input.text.trimmingCharacters(in: .whitespaces)
+            let target = input.text.trimmingSpaces()
             if target.isEmpty { return notes(["Transfer cancelled: no target"]) }
             transfer(input.callId, to: target)
         }

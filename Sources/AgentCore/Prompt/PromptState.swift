@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WCSSession
 
 /// What the prompt knows, rebuilt from the daemon's `status` answers and events, so every attached

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns a `PromptState` into the lines of the live status block (no escape codes, no width limit).
 enum PromptView {
@@ -22,12 +22,12 @@ enum PromptView {
     /// The block without its timers: it changes only when something happened (for line mode).
     static func signature(_ state: PromptState, now: Date) -> [String] {
         lines(state, now: now).map { line in
-            line.replacingOccurrences(of: #"\(\d+ s\)|\b\d+:\d\d(:\d\d)?\b"#, with: "", options: .regularExpression)
+            line.replacing(#/\(\d+ s\)|\b\d+:\d\d(:\d\d)?\b/#.wordBoundaryKind(.simple), with: "")
         }
     }
 
     static func connectionLine(_ state: PromptState) -> String {
-        var text = "wcs-agent: \(state.connection.replacingOccurrences(of: "_", with: " "))"
+        var text = "wcs-agent: \(state.connection.replacing("_", with: " "))"
         if state.connection == "online" { text += state.registered ? " (registered)" : " (not registered)" }
         if state.connection != "online", let error = state.lastError { text += ": \(error)" }
         if state.calls.isEmpty { text += "   no calls   [q] detach" }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The request line and headers of an HTTP/1.1 request, as the push webhook reads them.
 struct PushHTTPRequestHead: Sendable, Equatable {
@@ -24,9 +24,9 @@ struct PushHTTPRequestHead: Sendable, Equatable {
         var headers: [String: String] = [:]
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { return nil }
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let name = line[..<colon].trimmingSpaces().lowercased()
             guard !name.isEmpty, !name.contains(" ") else { return nil }
-            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = line[line.index(after: colon)...].trimmingSpaces()
         }
         self.headers = headers
     }

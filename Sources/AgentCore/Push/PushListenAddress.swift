@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +17,7 @@ public struct PushListenAddress: Sendable, Equatable, CustomStringConvertible {
     /// names the setting in the message.
     public init(parsing text: String, what: String = "push listen address") throws(ConfigError) {
         let expected = "expected IPV4:PORT or [IPV6]:PORT, e.g. 127.0.0.1:8089"
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         let hostPart: Substring, portPart: Substring
         if trimmed.hasPrefix("[") {
             guard let close = trimmed.firstIndex(of: "]"), trimmed[trimmed.index(after: close)...].hasPrefix(":") else {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +14,7 @@ public enum AtomicFile {
     /// file at `path` is left untouched. Throws `SystemCallError` naming the path and errno.
     public static func write(_ data: Data, to path: String, mode: mode_t) throws {
         let directory = Self.directory(of: path)
-        let base = (path as NSString).lastPathComponent
+        let base = PathName.lastComponent(path)
         let temporary = "\(directory)/\(temporaryName(for: base))"
 
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
@@ -41,7 +41,7 @@ public enum AtomicFile {
 
     /// The pid of the process that created a file named by `temporaryName`, or nil for any other name.
     static func temporaryWriter(_ name: String) -> pid_t? {
-        guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards) else { return nil }
+        guard name.hasPrefix("."), let marker = name.ranges(of: ".tmp-").last else { return nil }
         let parts = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, !parts[1].isEmpty,
               parts[1].allSatisfy(\.isHexDigit) else { return nil }
@@ -50,7 +50,7 @@ public enum AtomicFile {
 
     /// The directory part of `path` (`.` for a bare file name).
     static func directory(of path: String) -> String {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathName.parent(path)
         return directory.isEmpty ? "." : directory
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a call ended, from a fixed list (the `end_result` of a call record).
 public enum CallEndResult: String, Codable, Sendable, CaseIterable {
@@ -149,7 +149,7 @@ public struct CallRecordStore: Sendable {
     public var path: String { log.path }
 
     public init(directory: String) {
-        log = AppendOnlyLog(path: (directory as NSString).appendingPathComponent(Self.fileName), mode: 0o600)
+        log = AppendOnlyLog(path: PathName.joined(directory, Self.fileName), mode: 0o600)
     }
 
     /// Appends one record (dates as ISO 8601 with milliseconds).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,7 +26,7 @@ enum InterruptedCallRecovery {
         var recorded = Set(((try? store.read()) ?? []).map(\.callId))
         var appended: [CallRecord] = []
         for name in files {
-            let file = OpenCallsFile(path: (directory as NSString).appendingPathComponent(name))
+            let file = OpenCallsFile(path: PathName.joined(directory, name))
             guard let (calls, written) = readLogged(file) else { continue }
             var complete = true
             for call in calls where !recorded.contains(call.callId) {

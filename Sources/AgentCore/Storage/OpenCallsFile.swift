@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,7 +30,7 @@ struct OpenCallsFile: Sendable {
 
     /// The file of journal number `serial` of this process, in `directory`.
     init(directory: String, serial: Int) {
-        path = (directory as NSString).appendingPathComponent("\(Self.prefix)\(getpid())-\(serial).json")
+        path = PathName.joined(directory, "\(Self.prefix)\(getpid())-\(serial).json")
     }
 
     init(path: String) { self.path = path }

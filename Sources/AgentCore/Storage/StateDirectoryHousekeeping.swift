@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -40,7 +40,7 @@ public enum StateDirectoryHousekeeping {
         var removed: [String] = []
         for name in names {
             guard let writer = AtomicFile.temporaryWriter(name), !isRunning(writer) else { continue }
-            let path = (directory as NSString).appendingPathComponent(name)
+            let path = PathName.joined(directory, name)
             if unlink(path) == 0 {
                 removed.append(name)
             } else {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The WCS auth token saved between runs so the daemon can resume its server-side session.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -30,7 +30,7 @@ public final class TokenStore: Sendable {
     /// A store for `directory` (created on first save if missing).
     public init(directory: String) {
         self.directory = directory
-        self.path = (directory as NSString).appendingPathComponent(Self.fileName)
+        self.path = PathName.joined(directory, Self.fileName)
     }
 
     /// The saved token, or `nil` when none is saved. Throws `StorageError` for a corrupt file
@@ -94,7 +94,7 @@ public final class TokenStore: Sendable {
     /// Renames the corrupt file to `token.json.corrupt-<time>`; returns the new path or `nil`.
     private func moveAside() -> String? {
         let stamp = LogLineFormatter.timestamp(Date().timeIntervalSince1970)
-            .replacingOccurrences(of: ":", with: "").replacingOccurrences(of: "-", with: "")
+            .replacing(":", with: "").replacing("-", with: "")
         var candidate = "\(path).corrupt-\(stamp)"
         var counter = 1
         while access(candidate, F_OK) == 0 {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MainLoop
 
 /// Applies SIGHUP and the `reload` verb: re-reads the config file and the flags given at start, and

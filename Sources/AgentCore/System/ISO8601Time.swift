@@ -1,7 +1,6 @@
-import Foundation
-#if canImport(Glibc)
+import DecimalText
+import FoundationEssentials
 import Glibc
-#endif
 
 /// ISO 8601 UTC times with milliseconds (`2026-11-29T18:00:00.123Z`), written and read with libc
 /// (`gmtime_r`, `timegm`): the format of event times, call records, the token file and log lines.
@@ -86,9 +85,7 @@ enum ISO8601Time {
     }
 
     private static func append(_ value: Int32, _ width: Int, to text: inout String) {
-        let digits = String(value)
-        if digits.count < width { text += String(repeating: "0", count: width - digits.count) }
-        text += digits
+        text += DecimalText.zeroPadded(value, width: width)
     }
 
     /// A cursor over ASCII bytes.

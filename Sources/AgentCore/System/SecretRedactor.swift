@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Masks registered secrets (auth tokens) in text: the second line of defence behind "never log
@@ -44,7 +44,7 @@ public enum SecretRedactor {
     static func maskWhole(_ secret: String, in text: String) -> String {
         var result = ""
         var rest = text[...]
-        while let found = rest.range(of: secret) {
+        while let found = rest.firstRange(of: secret) {
             let before = found.lowerBound > rest.startIndex ? rest[rest.index(before: found.lowerBound)] : nil
             let after = found.upperBound < rest.endIndex ? rest[found.upperBound] : nil
             let inWord = [before, after].contains { $0?.isLetter == true || $0?.isNumber == true }

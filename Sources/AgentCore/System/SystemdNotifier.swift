@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -103,8 +103,8 @@ public final class SystemdNotifier: Sendable {
         notify("WATCHDOG=1")
     }
 
-    /// Newlines would start a new assignment; replace them.
+    /// Newlines would start a new assignment; replace them (each LF scalar, also the one in CRLF).
     static func oneLine(_ text: String) -> String {
-        text.replacingOccurrences(of: "\n", with: " ")
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\n" ? " " : $0 }))
     }
 }

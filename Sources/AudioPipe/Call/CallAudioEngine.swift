@@ -1,5 +1,6 @@
 import AudioRTP
-import Foundation
+import FoundationEssentials
+import Glibc
 import MainLoop
 import Synchronization
 
@@ -17,11 +18,19 @@ import Synchronization
 /// playout buffers are reused for every tick, and SRTP protects the packet buffer in place
 /// (`SRTPSender`): nothing is allocated per frame on the send path.
 ///
-/// The call's first received audio packet does not wait for the next tick: `CallReceiveState`
-/// reports it and the clock runs this call's playout at once (`MediaClock.requestPlayout`). The
-/// next periodic tick then plays nothing, so the sink still gets one frame per period and the
-/// delay of the rest of the call is the same as without the early frame; only the first frame is
-/// heard up to one period sooner.
+/// Receiving: the engine owns the call's receive path (`CallMediaReceiver`: SRTP, RTP/RTCP, jitter
+/// buffer insert), handed over when DTLS is up. Each tick first takes what the loop queued
+/// (`CallReceiveInbox`). After the first audio packet the engine asks the path to move the call's
+/// sockets to this clock's `MediaReceiveContext` (`receiveOnMediaClock`): from then on the clock
+/// reads them itself right before each round and datagrams reach `receiver` on this thread
+/// without touching the loop; `stop` moves them back to the loop (STUN and consent keep being
+/// answered while the call lives).
+///
+/// The call's first received audio packet does not wait for the next tick: the inbox reports it
+/// and the clock runs this call's playout at once (`MediaClock.requestPlayout`). The next periodic
+/// tick then plays nothing, so the sink still gets one frame per period and the delay of the rest
+/// of the call is the same as without the early frame; only the first frame is heard up to one
+/// period sooner.
 ///
 /// Runs on: the media clock thread for every tick (all state below `clock`, the codecs
 /// included, is touched only there); `start`/`stop`/`sendGoodbye` from the call's owner.
@@ -35,9 +44,13 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
         let source: any AudioSource
         let sink: any AudioSink
         let receive: CallReceiveState
+        /// What the loop queues for `receiver` (its first audio packet wakes the clock).
+        let inbox: CallReceiveInbox
         let sendState: CallSendState
         /// Whether we send media (our negotiated direction).
         let sends: Bool
+        /// Whether we receive media (our negotiated direction).
+        let receives: Bool
         let ssrc: UInt32
         let cname: String
         let ntpClock: NTPClock
@@ -45,11 +58,18 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
         let rtcpMinimumInterval: Double
         /// Called once, on the audio thread, after the first received frame was decoded.
         let firstAudioDecoded: @Sendable () -> Void
+        /// Moves the call's sockets to a media clock's context, datagrams to the target (ICE);
+        /// nil when the path cannot (UDP in tests): media then keeps coming through the inbox.
+        var receiveOnMediaClock: (@Sendable (MediaReceiveContext, MediaReceiveTarget) -> Void)?
+        /// Moves them back to the loop.
+        var receiveOnLoop: (@Sendable () -> Void)?
     }
 
     private let setup: Setup
     /// Protects what we send; the engine's own (handed over by DTLS), used on the clock thread.
     private let srtp: SRTPSender
+    /// Unprotects and records what we receive; the engine's own (handed over by DTLS), used on the clock thread.
+    private let receiver: CallMediaReceiver
     private let codecs: CallCodecSet
     private let clock: MediaClock
     /// The clock registration, and whether `stop()` came (from the owner's thread).
@@ -65,15 +85,22 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
     private var encoded = [UInt8](repeating: 0, count: 1_500)
     private var eventStart: (offset: UInt32, timestamp: UInt32)?
     private var decodedAny = false
+    /// An audio packet was received (the first one may be played between two ticks).
+    private var audioReceived = false
+    /// The sockets were asked to move to this clock.
+    private var movedToClock = false
     /// The first packet was played between two ticks: the next tick plays nothing.
     private var skipNextPlayout = false
     private var playout: CallPlayout
     private var reportedFailures = Set<String>()
 
-    /// An engine for `setup`, protecting with `srtp`; the thread starts with `start()`.
-    init(setup: Setup, srtp: sending SRTPSender, clock: MediaClock = .shared) throws(CallMediaError) {
+    /// An engine for `setup`, protecting with `srtp` and receiving with `receiver`; the thread
+    /// starts with `start()`.
+    init(setup: Setup, srtp: sending SRTPSender, receiver: sending CallMediaReceiver,
+         clock: MediaClock = .shared) throws(CallMediaError) {
         self.setup = setup
         self.srtp = srtp
+        self.receiver = receiver
         self.clock = clock
         codecs = try CallCodecSet(codec: setup.codec, configuration: setup.configuration)
         do {
@@ -101,7 +128,7 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
             })
             return true
         }
-        if started { setup.receive.onFirstAudioPacket { [weak self] in self?.firstPacketArrived() } }
+        if started { setup.inbox.onFirstAudio { [weak self] in self?.firstPacketArrived() } }
     }
 
     /// The first audio packet is in the jitter buffer (loop thread): play it now, not at the next tick.
@@ -110,14 +137,17 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
         clock.requestPlayout(registration)
     }
 
-    /// Leaves the media clock and waits for this call's tick in progress to finish. Idempotent.
+    /// Leaves the media clock and waits for this call's tick in progress to finish, then has the
+    /// call's sockets moved back to the loop (if they were moved). Idempotent.
     func stop() {
         let leaving: MediaClock.Registration? = lifecycle.withLock { life in
             life.stopped = true
             defer { life.registration = nil }
             return life.registration
         }
-        if let leaving { clock.unregister(leaving) }
+        guard let leaving else { return }
+        clock.unregister(leaving)
+        setup.receiveOnLoop?()
     }
 
     /// Tells the peer our stream ends: an RR + SDES + BYE compound (RFC 3550 section 6.6).
@@ -140,6 +170,7 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
     // MARK: - Tick
 
     private func tick(now: Double, skipped: Int) {
+        receiveQueued()
         if skipped > 0 { packetizer.skip(samples: UInt32(truncatingIfNeeded: skipped * codecs.timestampStep)) }
         sendTick(now: now)
         rtcpTick(now: now)
@@ -153,10 +184,31 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
     /// The playout the first packet asked for (clock thread, between two ticks): it stands in for
     /// the next tick's. Nothing to do when a tick already decoded the packet.
     private func firstPacketPlayout(now: Double) {
-        guard !decodedAny, !skipNextPlayout else { return }
+        receiveQueued()
+        guard audioReceived, !decodedAny, !skipNextPlayout else { return }
         playoutTick(now: now)
         skipNextPlayout = true
     }
+
+    // MARK: - Receive
+
+    /// Handles what the loop queued; after the first audio packet (or, when we do not receive
+    /// audio, the first datagram), asks for the sockets to move to this clock.
+    private func receiveQueued() {
+        let outcome = receiver.receiveQueued()
+        if case .audio = outcome { audioReceived = true }
+        guard !movedToClock, let move = setup.receiveOnMediaClock, outcome != .nothing,
+              audioReceived || !setup.receives else { return }
+        movedToClock = true
+        move(clock.receiveContext, MediaReceiveTarget { [self] bytes in receivedOnMediaClock(bytes) })
+    }
+
+    /// One datagram read by the clock's drain (libnice's buffer, valid during the call).
+    private func receivedOnMediaClock(_ bytes: UnsafeRawBufferPointer) {
+        _ = receiver.receive(bytes, arrival: MonotonicTime.now())
+    }
+
+    // MARK: - Send
 
     private func sendTick(now: Double) {
         let count = frame.withUnsafeMutableBufferPointer { setup.source.read(into: $0) }

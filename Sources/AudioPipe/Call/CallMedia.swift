@@ -1,6 +1,7 @@
 import AudioRTP
 import AudioSDP
-import Foundation
+import FoundationEssentials
+import Glibc
 import MainLoop
 import Synchronization
 
@@ -55,6 +56,7 @@ public final class CallMedia: Sendable {
         var engine: CallAudioEngine?
         var negotiatedAudio: NegotiatedAudio?
         var receive: CallReceiveState?
+        var inbox: CallReceiveInbox?
         var negotiationStart: Double?
         var firstAudioLatency: Double?
         var srtpProfile: String?
@@ -162,6 +164,13 @@ public final class CallMedia: Sendable {
     /// The negotiated codec, directions and peer parameters; nil before negotiation.
     public var negotiated: NegotiatedAudio? {
         state.withLock { $0.negotiatedAudio }
+    }
+
+    /// Whether the call's ICE sockets are read on the media clock thread (they move there after the
+    /// first audio packet; see `CallAudioEngine`). For tests and diagnostics.
+    func receivesOnMediaClock() async -> Bool {
+        guard let ice = state.withLock({ $0.ice }) else { return false }
+        return await MainLoopActor.run { ice.session.receivesOnMediaClock }
     }
 
     /// Counters for call records and health checks; see `CallMediaStatistics`.
@@ -283,21 +292,23 @@ public final class CallMedia: Sendable {
     private func start(negotiated: NegotiatedAudio, ice: ICEAgent, startedAt: Double) async throws(CallMediaError) {
         let codecs = try CallCodecSet(codec: negotiated.codec, configuration: configuration)
         let receive = try CallReceiveState(codecs: codecs, jitter: configuration.jitter)
+        let inbox = CallReceiveInbox(audioPayloadType: negotiated.codec.payloadType)
         if negotiated.telephoneEventPT != nil {
             try sendState.enableDTMF(clockRate: negotiated.telephoneEventClockRate ?? 8_000)
         }
         let handlers = CallMediaTransport.Handlers(
             event: { [weak self] event in self?.continuation.yield(event) },
             failure: { [weak self] reason in self?.fail(reason) },
-            mediaReady: { [weak self] sender in self?.startMedia(srtp: sender) },
+            mediaReady: { [weak self] sender, receiver in self?.startMedia(srtp: sender, receiver: receiver) },
             peerClosed: { [weak self] in self?.end(reporting: .peerClosed) })
-        let transport = CallMediaTransport(path: ice, negotiated: negotiated, receive: receive,
+        let transport = CallMediaTransport(path: ice, negotiated: negotiated, receive: receive, inbox: inbox,
                                            configuration: configuration, ourSSRC: ssrc, ntpClock: ntpClock, handlers: handlers)
         try state.withLock { (state: inout State) throws(CallMediaError) in
             guard case .gathering = state.phase else { throw .closed }
             state.phase = .negotiated
             state.negotiatedAudio = negotiated
             state.receive = receive
+            state.inbox = inbox
             state.transport = transport
             state.negotiationStart = startedAt
         }
@@ -321,23 +332,26 @@ public final class CallMedia: Sendable {
         }
     }
 
-    /// DTLS is up (loop thread): creates the audio engine, which takes `srtp` over, and starts it
-    /// unless the call was closed meanwhile.
-    private func startMedia(srtp: sending SRTPSender) {
+    /// DTLS is up (loop thread): creates the audio engine, which takes `srtp` and `receiver` over,
+    /// and starts it unless the call was closed meanwhile.
+    private func startMedia(srtp: sending SRTPSender, receiver: sending CallMediaReceiver) {
         let profile = srtp.profile.name
-        let parts: (NegotiatedAudio, CallReceiveState, ICEAgent)? = state.withLock { state in
+        let parts: (NegotiatedAudio, CallReceiveState, CallReceiveInbox, ICEAgent)? = state.withLock { state in
             guard case .negotiated = state.phase, let negotiatedAudio = state.negotiatedAudio, let receive = state.receive,
-                  let ice = state.ice else { return nil }
-            return (negotiatedAudio, receive, ice)
+                  let inbox = state.inbox, let ice = state.ice else { return nil }
+            return (negotiatedAudio, receive, inbox, ice)
         }
-        guard let (negotiatedAudio, receive, ice) = parts else { return }
-        let setup = CallAudioEngine.Setup(
+        guard let (negotiatedAudio, receive, inbox, ice) = parts else { return }
+        var setup = CallAudioEngine.Setup(
             codec: negotiatedAudio.codec, configuration: configuration, send: { [ice] datagram in ice.send(datagram) }, source: source, sink: sink,
-            receive: receive, sendState: sendState, sends: negotiatedAudio.localDirection.sends, ssrc: ssrc,
+            receive: receive, inbox: inbox, sendState: sendState, sends: negotiatedAudio.localDirection.sends,
+            receives: negotiatedAudio.localDirection.receives, ssrc: ssrc,
             cname: cname, ntpClock: ntpClock, telephoneEventPT: negotiatedAudio.telephoneEventPT,
             rtcpMinimumInterval: configuration.rtcpMinimumInterval,
             firstAudioDecoded: { [weak self] in self?.firstAudioDecoded() })
-        let made = try? CallAudioEngine(setup: setup, srtp: srtp)  // makes its own codecs (see `CallCodecSet`)
+        setup.receiveOnMediaClock = { [ice] context, target in ice.receiveOnMediaClock(context, target: target) }
+        setup.receiveOnLoop = { [ice] in ice.receiveOnLoop() }
+        let made = try? CallAudioEngine(setup: setup, srtp: srtp, receiver: receiver)  // makes its own codecs (see `CallCodecSet`)
         let engine: CallAudioEngine? = state.withLock { state in
             guard case .negotiated = state.phase else { return nil }  // closed while the engine was made
             state.srtpProfile = profile

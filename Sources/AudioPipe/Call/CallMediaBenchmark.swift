@@ -1,5 +1,6 @@
 import AudioSDP
-import Foundation
+import DecimalText
+import FoundationEssentials
 import Synchronization
 import MainLoop
 #if canImport(Glibc)
@@ -31,10 +32,10 @@ public enum CallMediaBenchmark {
         public var cpuPercentOfOneCore: Double { mediaSeconds > 0 ? 100 * cpuSeconds / mediaSeconds : 0 }
 
         public var description: String {
-            let first = answerToFirstAudio.map { String(format: "%.1f ms", $0 * 1000) } ?? "none"
-            return String(format: "answer->first audio %@, packets %d->%d / %d->%d, %.2f s media, CPU %.3f s (%.1f %% of a core)",
-                          first, offererSent, answererReceived, answererSent, offererReceived, mediaSeconds, cpuSeconds,
-                          cpuPercentOfOneCore)
+            let first = answerToFirstAudio.map { "\(DecimalText.fixed($0 * 1000, decimals: 1)) ms" } ?? "none"
+            return "answer->first audio \(first), packets \(offererSent)->\(answererReceived) / "
+                + "\(answererSent)->\(offererReceived), \(DecimalText.fixed(mediaSeconds, decimals: 2)) s media, "
+                + "CPU \(DecimalText.fixed(cpuSeconds, decimals: 3)) s (\(DecimalText.fixed(cpuPercentOfOneCore, decimals: 1)) % of a core)"
         }
     }
 

@@ -1,28 +1,35 @@
 import AudioRTP
 import AudioSDP
-import Foundation
+import FoundationEssentials
+import Glibc
 import MainLoop
 
 /// The loop-thread side of a call: path (ICE) state handling, DTLS (handshake, retransmission
-/// timer, timeout), SRTP decryption and the RFC 7983 demultiplexing of everything the path
-/// receives. The path is any `DatagramTransport`: `ICEAgent` in a call, a UDP socket in tests.
+/// timer, timeout) and the media timeout. The path is any `DatagramTransport`: `ICEAgent` in a
+/// call, a UDP socket in tests.
+///
+/// What the path delivers on the loop is split by its first byte (RFC 7983): DTLS is handled
+/// here; SRTP and SRTCP go to the call's `CallReceiveInbox` for the media clock thread, which owns
+/// the receive path (`CallMediaReceiver`, made here when DTLS is up and handed over with the SRTP
+/// receiver). Once the call's sockets move to the media clock (after its first audio packet), media
+/// no longer comes this way at all, and the clock hands DTLS datagrams back here (`receiveDTLS`).
 ///
 /// Runs on: the shared loop thread (`@MainLoopActor`), which is what `DTLSTransport` (owned
 /// here, not Sendable, so the compiler keeps it on this actor) and libnice require; only `init`
-/// is `nonisolated`. The receive path stays light: decrypt, parse the header, hand the payload to
-/// the jitter buffer (`CallReceiveState`) or the DTMF receiver; decoding happens on the media
-/// clock thread.
+/// is `nonisolated`.
 @MainLoopActor
 final class CallMediaTransport {
     /// What the transport tells its owner (on the loop thread).
     struct Handlers: Sendable {
-        /// A public event to report (everything except `.failed` and `.closed`).
+        /// A public event to report (everything except `.failed` and `.closed`); called on the loop
+        /// thread, and on the media clock thread by the receiver.
         let event: @Sendable (CallMediaEvent) -> Void
         /// The call failed.
         let failure: @Sendable (MediaFailure) -> Void
-        /// DTLS is connected: media may start, protected by this sender (handed over: from now
-        /// on it belongs to the receiver of the call, the audio engine).
-        let mediaReady: @Sendable (sending SRTPSender) -> Void
+        /// DTLS is connected: media may start, protected by this sender and received by this
+        /// receiver (both handed over: from now on they belong to the media clock thread, the
+        /// audio engine).
+        let mediaReady: @Sendable (sending SRTPSender, sending CallMediaReceiver) -> Void
         /// The peer closed DTLS (close_notify): its media has ended.
         let peerClosed: @Sendable () -> Void
     }
@@ -34,29 +41,31 @@ final class CallMediaTransport {
     private let path: any DatagramTransport
     private let negotiated: NegotiatedAudio
     private let receive: CallReceiveState
+    private let inbox: CallReceiveInbox
     private let configuration: CallMediaConfiguration
     private let ourSSRC: UInt32
     private let ntpClock: NTPClock
     private let handlers: Handlers
 
     private var dtls: DTLSTransport?
-    private var srtp: SRTPReceiver?
-    /// Every received SRTP/SRTCP datagram is copied here and decrypted in place (no new array per packet).
-    private var decrypted: [UInt8] = []
+    /// Whether SRTP is keyed (DTLS connected): media is then queued for the media clock.
+    private var keyed = false
     private var iceConnected = false
     private var finished = false
     private var retransmitTimer: LoopTimer?
     private var dtlsDeadline: LoopTimer?
     private var mediaWatch: LoopTimer?
     private var mediaStarted: Double?
-    private var mediaTimedOut = false
-    private var dtmf = DTMFReceiver()
+    /// When the media timeout was reported (it is reported again only after RTP came back).
+    private var mediaTimedOutAt: Double?
 
     nonisolated init(path: any DatagramTransport, negotiated: NegotiatedAudio, receive: CallReceiveState,
-         configuration: CallMediaConfiguration, ourSSRC: UInt32, ntpClock: NTPClock, handlers: Handlers) {
+                     inbox: CallReceiveInbox, configuration: CallMediaConfiguration, ourSSRC: UInt32, ntpClock: NTPClock,
+                     handlers: Handlers) {
         self.path = path
         self.negotiated = negotiated
         self.receive = receive
+        self.inbox = inbox
         self.configuration = configuration
         self.ourSSRC = ourSSRC
         self.ntpClock = ntpClock
@@ -134,10 +143,10 @@ final class CallMediaTransport {
                 fail(.srtpFailed(error))
                 return
             }
-            srtp = receiver
-            decrypted.reserveCapacity(Self.receiveCapacity)
+            keyed = true
+            let mediaReceiver = CallMediaReceiver(srtp: receiver, context: receiverContext())
             handlers.event(.dtlsConnected(profile: keys.profileName))
-            handlers.mediaReady(sender)
+            handlers.mediaReady(sender, mediaReceiver)
             startMediaWatch()
         case .failed(.fingerprintMismatch):
             fail(.dtlsFingerprintMismatch)
@@ -166,7 +175,7 @@ final class CallMediaTransport {
     }
 
     private func dtlsTimedOut() {
-        guard !finished, srtp == nil else { return }
+        guard !finished, !keyed else { return }
         Log.warning("call", "DTLS not connected \(configuration.dtlsTimeout) s after ICE")
         fail(.dtlsTimeout)
     }
@@ -181,77 +190,34 @@ final class CallMediaTransport {
 
     // MARK: - Receive
 
-    /// Demultiplexes one datagram by its first byte (RFC 7983).
+    /// Demultiplexes one datagram the path delivered on the loop by its first byte (RFC 7983).
     private func receive(_ datagram: [UInt8]) {
         guard !finished else { return }
         switch DatagramKind.classify(datagram) {
         case .dtls:
-            dtls?.receive(datagram)
-            if srtp == nil { armRetransmission() }
-        case .rtp:
-            receiveRTP(datagram)
-        case .rtcp:
-            receiveRTCP(datagram)
+            receiveDTLS(datagram)
+        case .rtp, .rtcp:
+            // Media before our DTLS finished cannot be decrypted.
+            guard keyed else { return }
+            if !inbox.put(datagram, arrival: MonotonicTime.now()) { receive.discard() }
         case .stun, .zrtp, .turnChannel, .unknown:
             receive.discard()
         }
     }
 
-    private func receiveRTP(_ datagram: [UInt8]) {
-        guard let srtp else { return }  // media before our DTLS finished cannot be decrypted
-        let arrival = MonotonicTime.now()
-        guard decrypt(datagram, with: srtp.unprotectRTP), let (header, range) = try? RTPHeader.parse(decrypted) else {
-            receive.discard()
-            return
-        }
-        let recorded: CallReceiveState.Recorded
-        if header.payloadType == negotiated.codec.payloadType {
-            recorded = receive.record(header, payloadBytes: range.count, audioPayload: decrypted[range], arrival: arrival)
-        } else if header.payloadType == negotiated.telephoneEventPT {
-            recorded = receive.record(header, payloadBytes: range.count, audioPayload: nil, arrival: arrival)
-            receiveTelephoneEvent(header, payload: decrypted[range])
-        } else {
-            receive.discard()
-            return
-        }
-        mediaTimedOut = false
-        if recorded.firstPacket { handlers.event(.firstPacketReceived) }
-        if recorded.firstAudio { receive.firstAudioRecorded() }  // played at once, not at the next tick
+    /// One DTLS datagram, from the path or handed back by the media clock's receiver.
+    func receiveDTLS(_ datagram: [UInt8]) {
+        guard !finished else { return }
+        dtls?.receive(datagram)
+        if !keyed { armRetransmission() }
     }
 
-    private func receiveTelephoneEvent(_ header: RTPHeader, payload: ArraySlice<UInt8>) {
-        do {
-            let key = try dtmf.receive(payload: payload, timestamp: header.timestamp, sequenceNumber: header.sequenceNumber,
-                                       marker: header.marker)
-            if let digit = key?.digit { handlers.event(.dtmfReceived(digit)) }
-        } catch {
-            Log.debug("call", "ignoring telephone-event packet: \(error)")
-        }
-    }
-
-    private func receiveRTCP(_ datagram: [UInt8]) {
-        guard let srtp else { return }
-        let arrival = MonotonicTime.now()
-        guard decrypt(datagram, with: srtp.unprotectRTCP), let packets = try? RTCPPacket.parseCompound(decrypted) else {
-            receive.discard()
-            return
-        }
-        receive.recordRTCP(packets, ourSSRC: ourSSRC, arrival: arrival, arrivalNTP: ntpClock.timestamp(atMonotonic: arrival))
-    }
-
-    /// Bytes reserved for `decrypted`: a full Ethernet-sized datagram; a larger one grows it once.
-    static let receiveCapacity = 1_500
-
-    /// Copies `datagram` into `decrypted` (reusing its storage) and unprotects it there.
-    private func decrypt(_ datagram: [UInt8], with unprotect: (inout [UInt8]) throws(SRTPError) -> Void) -> Bool {
-        decrypted.removeAll(keepingCapacity: true)
-        decrypted.append(contentsOf: datagram)
-        do {
-            try unprotect(&decrypted)
-            return true
-        } catch {
-            return false
-        }
+    /// What the media clock's receiver shares with this side.
+    private func receiverContext() -> CallMediaReceiver.Context {
+        CallMediaReceiver.Context(
+            negotiated: negotiated, receive: receive, inbox: inbox, ourSSRC: ourSSRC, ntpClock: ntpClock,
+            event: handlers.event,
+            dtls: { [weak self] datagram in MainLoopActor.post { self?.receiveDTLS(datagram) } })
     }
 
     // MARK: - Media timeout
@@ -264,11 +230,16 @@ final class CallMediaTransport {
     }
 
     private func checkMedia() {
-        guard !finished, !mediaTimedOut, let started = mediaStarted else { return }
+        guard !finished, let started = mediaStarted else { return }
         let last = receive.lastRTPArrival ?? started
-        let silent = MonotonicTime.now() - max(last, started)
+        if let reported = mediaTimedOutAt {
+            guard last > reported else { return }  // still silent since it was reported
+            mediaTimedOutAt = nil
+        }
+        let now = MonotonicTime.now()
+        let silent = now - max(last, started)
         guard silent >= configuration.mediaTimeout else { return }
-        mediaTimedOut = true
+        mediaTimedOutAt = now
         Log.warning("call", "no RTP for \(Int(silent)) s")
         handlers.event(.mediaTimeout)
     }

@@ -2,10 +2,11 @@ import AudioJitter
 import AudioRTP
 import Synchronization
 
-/// The receive side of a call shared by the loop thread (which inserts packets and reads RTCP)
-/// and the media clock thread (which plays out and builds report blocks), under one `Mutex`.
-/// Every method holds it only for a few field updates or one jitter buffer operation; decoding
-/// happens outside it. A class because both threads hold the same instance.
+/// The receive side of a call: the jitter buffer, RTP receive statistics and counters, under one
+/// `Mutex`. The media clock thread records packets and RTCP (`CallMediaReceiver`), plays out and
+/// builds report blocks; the loop reads the last arrival (media timeout) and any thread the
+/// counters. Every method holds the lock only for a few field updates or one jitter buffer
+/// operation; decoding happens outside it. A class because several threads hold the instance.
 final class CallReceiveState: Sendable {
     /// Counters for `CallMediaStatistics`.
     struct Snapshot {
@@ -34,7 +35,6 @@ final class CallReceiveState: Sendable {
         var counters = Snapshot()
         var lastArrival: Double?
         var audioSeen = false
-        var firstAudioHook: (@Sendable () -> Void)?
     }
 
     private let clockRate: Int
@@ -52,13 +52,13 @@ final class CallReceiveState: Sendable {
         state = Mutex(Guarded(jitter: jitter))
     }
 
-    // MARK: Loop thread
+    // MARK: Media clock thread: receive
 
     /// What `record` found.
     struct Recorded {
         /// The call's first RTP packet (audio or telephone event).
         let firstPacket: Bool
-        /// The call's first audio packet: call `firstAudioRecorded()` once the first packet is announced.
+        /// The call's first audio packet.
         let firstAudio: Bool
     }
 
@@ -71,17 +71,6 @@ final class CallReceiveState: Sendable {
             let first = recordLocked(&state, header, payloadBytes: payloadBytes, audioPayload: audioPayload, arrival: arrival)
             return Recorded(firstPacket: first, firstAudio: firstAudio)
         }
-    }
-
-    /// Runs the `onFirstAudioPacket` hook, once (the audio engine then plays the packet at once).
-    /// The receive path calls it after `record` said `firstAudio` and after it announced the
-    /// first packet, so the first decoded audio is never reported before the first packet.
-    func firstAudioRecorded() {
-        let hook = state.withLock { state in
-            defer { state.firstAudioHook = nil }
-            return state.firstAudioHook
-        }
-        hook?()
     }
 
     private func recordLocked(_ state: inout Guarded, _ header: RTPHeader, payloadBytes: Int, audioPayload: ArraySlice<UInt8>?,
@@ -99,15 +88,6 @@ final class CallReceiveState: Sendable {
             }
         }
         return first
-    }
-
-    /// Sets what `firstAudioRecorded()` runs once, right after the call's first audio packet went
-    /// into the jitter buffer (the audio engine's early playout). Not run for a packet recorded
-    /// before it was set.
-    func onFirstAudioPacket(_ hook: @escaping @Sendable () -> Void) {
-        state.withLock { state in
-            if !state.audioSeen { state.firstAudioHook = hook }
-        }
     }
 
     /// Counts a datagram that was dropped (failed SRTP, unparsable, unknown payload type).
@@ -145,7 +125,7 @@ final class CallReceiveState: Sendable {
     /// When the latest RTP packet arrived (monotonic seconds), nil before the first.
     var lastRTPArrival: Double? { state.withLock { $0.lastArrival } }
 
-    // MARK: Media clock thread
+    // MARK: Media clock thread: playout
 
     /// The jitter buffer's output for the slot at `now`.
     func pop(now: Double) -> JitterOutput {

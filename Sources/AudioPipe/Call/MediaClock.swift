@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MainLoop
 #if canImport(Glibc)
 import Glibc
@@ -14,6 +14,10 @@ import Glibc
 /// then plays when it arrives instead of up to one period later; the call stays on the shared
 /// cadence afterwards (NetEQ starts a stream the same way: the first frame out at once, the
 /// delay grown afterwards by stretching).
+///
+/// Right before each periodic round the clock drains `receiveContext` once, without blocking:
+/// the ICE sockets of calls whose media flows live there, so their datagrams are read (and STUN
+/// answered) on this thread, batched per tick, without waking the loop thread.
 ///
 /// A round that runs late is followed by the next ones back to back until the clock is caught
 /// up; more than `maximumCatchUp` periods behind, the missed periods are skipped and reported to
@@ -46,6 +50,8 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
     let periodNanoseconds: Int
     /// Periods the clock may fall behind before it skips instead of catching up.
     let maximumCatchUp: Int
+    /// The context this clock's thread drains before each periodic round.
+    let receiveContext = MediaReceiveContext()
     private let name: String
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -145,6 +151,9 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
                 deadline += skipped * periodNanoseconds
                 Log.notice("audio", "\(name): clock \(behind / 1_000_000) ms behind; skipping \(skipped) frames")
             }
+            pthread_mutex_unlock(mutex)
+            receiveContext.drain()
+            pthread_mutex_lock(mutex)
             runRound(registrations, .tick(skipped: skipped), now: now)
             deadline += periodNanoseconds
         }

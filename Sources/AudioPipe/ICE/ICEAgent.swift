@@ -89,6 +89,22 @@ public final class ICEAgent {
         session.selectedPair
     }
 
+    /// Hands every datagram received from now on (not STUN) to `target` on the media clock thread
+    /// that drains `context`, instead of `onReceive` on the loop: the call's sockets move to that
+    /// context (see `MediaReceiveContext`). Asynchronous: runs on the loop soon, in order with
+    /// other posted work; ignored once closed.
+    nonisolated func receiveOnMediaClock(_ context: MediaReceiveContext, target: MediaReceiveTarget) {
+        let session = session
+        MainLoopActor.post { session.receiveOnMediaClock(context, target: target) }
+    }
+
+    /// Moves the sockets back to the loop (`onReceive` again), e.g. when the call leaves the media
+    /// clock, so STUN and consent are still answered. Asynchronous like `receiveOnMediaClock`.
+    nonisolated func receiveOnLoop() {
+        let session = session
+        MainLoopActor.post { session.receiveOnLoop() }
+    }
+
     /// Reports `.closed`, detaches both callbacks and releases the libnice agent. Idempotent;
     /// once it returns, no callback runs again. A pending `gather()` throws `ICEError.closed`.
     public func close() {

@@ -1,17 +1,20 @@
 import AudioSDP
 import CNice
-import Foundation
+import FoundationEssentials
+import Glibc
 import MainLoop
 import Synchronization
 
 /// The libnice agent behind an `ICEAgent`: one `NiceAgent` with one stream of one component.
 ///
 /// Runs on: the shared loop thread (`@MainLoopActor`), so the compiler keeps every libnice call
-/// and every field on the thread that runs the agent's GLib context. The C callbacks, which GLib
-/// calls on that thread, enter with `MainLoopActor.assumeIsolated`. Only `send`, `gather`'s DNS
-/// step and `selectedPair` are `nonisolated`: the media clock thread sends from off the loop
-/// (libnice's send is thread-safe: it takes the agent's own lock; see `send`) and call records
-/// read the pair (a `Mutex`).
+/// and every field on the thread that runs the agent's GLib context. The C callbacks enter with
+/// `MainLoopActor.assumeIsolated` on that thread, or hop to it (see `NiceAgentCallbacks`). Only
+/// `send`, `gather`'s DNS step and `selectedPair` are `nonisolated`: the media clock thread sends
+/// from off the loop (libnice's send is thread-safe: it takes the agent's own lock; see `send`)
+/// and call records read the pair (a `Mutex`). Once a call's media flows, its sockets may move to
+/// the media clock's context (`receiveOnMediaClock`): datagrams then go to the call's target on
+/// that thread, never through this object (see `NiceMediaRoute`).
 /// libnice gets an `Unmanaged` reference to this object as user data; it is released only in
 /// `tearDown`, after the receive callback is detached and the signal handlers are disconnected,
 /// so no C callback can reach a freed object (c-interop-notes pitfall 17).
@@ -31,6 +34,8 @@ final class NiceAgentSession {
     /// The agent for `send` on any thread: set in `create`, cleared in `tearDown` before the
     /// agent is released, so no send reaches a freed agent.
     private nonisolated let sendTarget = Mutex<NiceSendTarget?>(nil)
+    /// libnice signals that arrived off the loop thread and were posted to it (for tests).
+    nonisolated let signalsFromOffLoop = Atomic<Int>(0)
 
     private var stateHandler: (@MainLoopActor (ICEState) -> Void)?
     private var receiveHandler: (@MainLoopActor ([UInt8]) -> Void)?
@@ -47,6 +52,8 @@ final class NiceAgentSession {
     private var connectTimer: LoopTimer?
     /// The storage `received` reuses for every datagram.
     private var receivedDatagram: [UInt8] = []
+    /// Which context the sockets are on (the loop's, or a media clock's).
+    private var mediaRoute = NiceMediaRoute()
 
     init(configuration: ICEConfiguration) throws {
         try configuration.validate()
@@ -68,6 +75,9 @@ final class NiceAgentSession {
     }
 
     nonisolated var selectedPair: ICESelectedPair? { selected.withLock { $0 } }
+
+    /// Whether the sockets are on a media clock's context (for tests and diagnostics).
+    var receivesOnMediaClock: Bool { mediaRoute.isOnMediaClock }
 
     /// A boolean property of the libnice agent, such as "upnp" (for tests and diagnostics);
     /// nil once closed.
@@ -124,6 +134,23 @@ final class NiceAgentSession {
 
     func close() {
         tearDown()
+    }
+
+    /// Moves the sockets to `context` (a media clock's): from now on every datagram that is not
+    /// STUN goes to `target` on the thread that drains it, not to `onReceive`. libnice still
+    /// answers STUN there and keeps its timers on the loop. Ignored once closed or when moved.
+    func receiveOnMediaClock(_ context: MediaReceiveContext, target: MediaReceiveTarget) {
+        guard !isClosed, let agent else { return }
+        mediaRoute.moveToMediaClock(agent: agent, streamID: streamID, context: context, target: target)
+        Log.info("ice", "\(logName): receiving on the media clock thread")
+    }
+
+    /// Moves the sockets back to the loop (datagrams to `onReceive` again), after the media
+    /// clock's drain in progress, if any. Ignored unless they are on a media clock's context.
+    func receiveOnLoop() {
+        guard !isClosed, let agent, let userData = retainedByLibnice?.toOpaque(), mediaRoute.isOnMediaClock else { return }
+        mediaRoute.moveToLoop(agent: agent, streamID: streamID, userData: userData)
+        Log.debug("ice", "\(logName): receiving on the loop thread again")
     }
 
     // MARK: - Loop thread: setup
@@ -287,7 +314,7 @@ final class NiceAgentSession {
     // MARK: - Loop thread: libnice events
 
     func componentStateChanged(streamID: guint, componentID: guint, state: guint) {
-        guard streamID == self.streamID, componentID == 1, phase == .checking else { return }
+        guard !isClosed, streamID == self.streamID, componentID == 1, phase == .checking else { return }
         switch NiceComponentState(rawValue: state) {
         case NICE_COMPONENT_STATE_CONNECTING: report(.checking)
         case NICE_COMPONENT_STATE_CONNECTED: report(.connected)
@@ -300,12 +327,12 @@ final class NiceAgentSession {
     }
 
     func gatheringDone(streamID: guint) {
-        guard streamID == self.streamID else { return }
+        guard !isClosed, streamID == self.streamID else { return }
         finishGathering(timedOut: false)
     }
 
     func selectedPairChanged(streamID: guint, componentID: guint, pair: ICESelectedPair) {
-        guard streamID == self.streamID, componentID == 1 else { return }
+        guard !isClosed, streamID == self.streamID, componentID == 1 else { return }
         selected.withLock { $0 = pair }
         Log.info("ice", "\(logName): selected pair \(pair.local.address):\(pair.local.port) \(pair.local.type.token) <-> "
             + "\(pair.remote.address):\(pair.remote.port) \(pair.remote.type.token)")
@@ -362,7 +389,7 @@ final class NiceAgentSession {
             gatherWaiter = nil
             waiter.finish(.failure(.closed))
         }
-        nice_agent_attach_recv(agent, streamID, 1, MainLoopActor.loop.context, nil, nil)
+        mediaRoute.moveToLoop(agent: agent, streamID: streamID, userData: nil)  // waits for the media clock's drain
         for handler in signalHandlers { cnice_disconnect(agent, handler) }
         signalHandlers = []
         // Frees TURN allocations; the task holds its own reference until it completes.

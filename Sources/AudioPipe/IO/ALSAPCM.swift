@@ -1,5 +1,6 @@
 import CALSA
-import Foundation
+import FoundationEssentials
+import Glibc
 import MainLoop
 
 /// One open ALSA PCM (alsa-lib), configured for 48 kHz mono s16le interleaved. alsa-lib's plug

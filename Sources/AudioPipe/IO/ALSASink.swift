@@ -1,5 +1,6 @@
 import AudioCodec
-import Foundation
+import FoundationEssentials
+import Glibc
 import MainLoop
 
 /// A sink playing to an ALSA PCM (`[audio] sink = alsa:NAME`) through alsa-lib: `write` queues

@@ -1,5 +1,6 @@
 import AudioCodec
-import Foundation
+import FoundationEssentials
+import Glibc
 import MainLoop
 
 /// A live source capturing from an ALSA PCM (`[audio] source = alsa:NAME`) through alsa-lib, not a

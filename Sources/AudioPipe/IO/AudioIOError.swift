@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Errors from audio sources and sinks, each with a readable description.
 public enum AudioIOError: Error, Equatable, CustomStringConvertible, LocalizedError {

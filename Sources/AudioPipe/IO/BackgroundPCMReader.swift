@@ -1,5 +1,6 @@
 import AudioCodec
-import Foundation
+import FoundationEssentials
+import Glibc
 import MainLoop
 
 /// What a pipe-fed source does when its buffer is full.

@@ -1,5 +1,6 @@
 import AudioCodec
-import Foundation
+import FoundationEssentials
+import Glibc
 import MainLoop
 
 /// Writes s16le samples to a descriptor (or a FIFO it opens itself) on a background thread, so

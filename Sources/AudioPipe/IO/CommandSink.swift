@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A sink writing raw s16le 48 kHz mono to the standard input of a shell command, for example
 /// `aplay -q -f S16_LE -r 48000 -c 1 -t raw`.

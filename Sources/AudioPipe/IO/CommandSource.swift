@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MainLoop
 
 /// A live source reading raw s16le 48 kHz mono from the standard output of a shell command,

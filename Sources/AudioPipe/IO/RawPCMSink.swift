@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A sink writing raw s16le 48 kHz mono to a descriptor, FIFO, file or standard output.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A live source of raw s16le 48 kHz mono read from a descriptor, FIFO, file or standard input.
 ///

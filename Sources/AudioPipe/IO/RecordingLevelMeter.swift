@@ -1,5 +1,7 @@
 import AudioCodec
-import Foundation
+import DecimalText
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Level and pitch of a stretch of 48 kHz mono audio.
@@ -48,8 +50,9 @@ public struct AudioLevels: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        let pitch = dominantFrequency.map { String(format: "%.1f Hz", $0) } ?? "none"
-        return String(format: "rms %.1f dBFS, peak %.1f dBFS, dominant %@, %d samples", rmsDBFS, peakDBFS, pitch, sampleCount)
+        let pitch = dominantFrequency.map { "\(DecimalText.fixed($0, decimals: 1)) Hz" } ?? "none"
+        return "rms \(DecimalText.fixed(rmsDBFS, decimals: 1)) dBFS, peak \(DecimalText.fixed(peakDBFS, decimals: 1)) dBFS, "
+            + "dominant \(pitch), \(sampleCount) samples"
     }
 }
 

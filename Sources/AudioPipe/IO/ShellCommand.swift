@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Starts `/bin/sh -c COMMAND` children the same way everywhere (audio commands, hooks): in their
 /// own process group, with an empty signal mask and default dispositions (threads of the parent,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Small spectral tools for checking audio: a radix-2 FFT peak search and a Goertzel filter.
 public enum SpectrumAnalysis {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Records 48 kHz mono 16-bit PCM to a WAV file at a path chosen by the caller.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Plays a WAV file (any rate and channel count of 16-bit PCM, see `WAVReader`) as 48 kHz mono.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The `fmt ` chunk of a RIFF/WAVE file.
 public struct WAVFormat: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import AudioCodec
-import Foundation
+import Glibc
 
 /// Reads a RIFF/WAVE file of 16-bit integer PCM (plain or `WAVE_FORMAT_EXTENSIBLE`), any rate and
 /// channel count, and converts it to 48 kHz mono (channels averaged, libsoxr `.high` quality).
@@ -16,14 +16,23 @@ public final class WAVReader: Sendable {
     private let data: Range<Int>
 
     /// Reads and validates the file at `path`.
+    /// A failed open or read throws `WAVError.unreadable` with the system's reason.
     public convenience init(path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw WAVError.unreadable(path: path, reason: String(cString: strerror(errno)))
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw WAVError.unreadable(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var contents: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw WAVError.unreadable(path: path, reason: String(cString: strerror(errno)))
+            }
+            contents.append(contentsOf: chunk[0..<count])
         }
-        defer { try? handle.close() }
-        let contents: Data?
-        do { contents = try handle.readToEnd() } catch { throw WAVError.unreadable(path: path, reason: "\(error)") }
-        try self.init(bytes: [UInt8](contents ?? Data()))
+        try self.init(bytes: contents)
     }
 
     /// Validates a WAV image held in memory.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// A self-pipe that lets one thread interrupt another's `poll(2)`: include `readDescriptor` in

@@ -1,5 +1,6 @@
 import CSSL
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// HMAC-SHA1 through OpenSSL's EVP_MAC, keyed once; each tag re-initialises the context with
 /// the same key (RFC 3711's authentication transform for AES-CM profiles).

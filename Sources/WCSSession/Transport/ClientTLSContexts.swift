@@ -70,6 +70,7 @@ final class ClientTLSContexts: Sendable {
             return .failure(WebSocketError(kind: .tls, message: "could not create an OpenSSL client context"))
         }
         _ = SSL_CTX_ctrl(context, SSL_CTRL_MODE, Int(SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS), nil)
+        TLSSessionCache.install(on: context)
         ERR_clear_error()
         if let caFile = trust.caFile {
             guard SSL_CTX_load_verify_locations(context, caFile, nil) == 1 else {

@@ -32,6 +32,8 @@ actor ConnectionCore {
     private nonisolated let startRecord = Mutex((requested: false, calledAt: DispatchTime?.none, toOpen: Double?.none))
     /// The socket's two ends once it opened (read from any thread through `WebSocketConnection.path`).
     nonisolated let openedPath = Mutex<SocketPath?>(nil)
+    /// For wss://, once open: whether the TLS handshake resumed a kept session (`TLSSessionCache`).
+    nonisolated let tlsResumed = Mutex<Bool?>(nil)
 
     // Loop-confined state.
     private var phase = Phase.idle
@@ -431,7 +433,13 @@ actor ConnectionCore {
             if let calledAt = start.calledAt { start.toOpen = Double(now - calledAt.uptimeNanoseconds) / 1e6 }
         }
         let milliseconds = Double(now - startedAt.uptimeNanoseconds) / 1e6
-        Log.debug("transport", "WebSocket to \(endpoint?.displayName ?? "?") open after \(Self.format(milliseconds)) ms")
+        var tls = ""
+        if endpoint?.secure == true, let ssl = lws_get_ssl(callbackWsi) {
+            let resumed = SSL_session_reused(ssl) == 1
+            tlsResumed.withLock { $0 = resumed }
+            tls = resumed ? " (TLS session resumed)" : " (full TLS handshake)"
+        }
+        Log.debug("transport", "WebSocket to \(endpoint?.displayName ?? "?") open after \(Self.format(milliseconds)) ms\(tls)")
         continuation.yield(.opened)
         serviceRequests(insideCallback: true) // flushes messages queued before the open
     }

@@ -31,6 +31,10 @@ public final class WebSocketConnection: Sendable {
     /// The socket's local and peer addresses, once it opened (nil before).
     public var path: SocketPath? { core.openedPath.withLock { $0 } }
 
+    /// For wss://, once open: whether TLS resumed the session of an earlier connection to the same
+    /// server (no certificate exchange this time; see `TLSSessionCache`). Nil for ws:// and before.
+    public var tlsSessionResumed: Bool? { core.tlsResumed.withLock { $0 } }
+
     /// Starts connecting (once; later calls are ignored). Returns immediately.
     public func connect() {
         core.connect()
