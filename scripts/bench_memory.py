@@ -6,14 +6,16 @@
 .build-deb/release/wcs-agent), waits until it is online and idle, reads /proc/PID/smaps_rollup and
 sums /proc/PID/smaps per mapping (library file, [heap], anonymous, thread stacks), then rings one
 call from the emulator (aiortc leg, tone), waits for the agent's first decoded audio plus a few
-seconds, and reads them again. Prints RSS/PSS/private-dirty totals and the top mappings of both
-states side by side. Figures only, nothing asserted.
+seconds, and reads them again. Prints RSS/PSS/private-dirty totals, the top mappings of both
+states side by side and the executable's resident pages per ELF section (scripts/elf_residency.py).
+Figures only, nothing asserted.
 """
 import argparse
 import os
 import re
 import time
 
+import elf_residency
 from bench_rig import Agent, Rig
 
 HEADER = re.compile(r"^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$")
@@ -63,7 +65,8 @@ def threads(pid):
 
 
 def snapshot(pid):
-    return {"rollup": rollup(pid), "maps": by_mapping(pid), "threads": threads(pid)}
+    return {"rollup": rollup(pid), "maps": by_mapping(pid), "threads": threads(pid),
+            "sections": elf_residency.sections(pid)}
 
 
 def main():
@@ -102,6 +105,11 @@ def main():
     rest = names[args.top:]
     print(f"  {'(' + str(len(rest)) + ' more)':<42}{sum(idle['maps'].get(n, {}).get('Rss', 0) for n in rest):>8}"
           f"{sum(call['maps'].get(n, {}).get('Rss', 0) for n in rest):>8}")
+    print("\nThe executable's resident pages by ELF section (kB: idle, call, section size):")
+    for name in sorted(call["sections"], key=lambda n: -call["sections"][n][0]):
+        if call["sections"][name][0] or idle["sections"].get(name, (0, 0))[0]:
+            print(f"  {name:<42}{idle['sections'].get(name, (0, 0))[0]:>8}{call['sections'][name][0]:>8}"
+                  f"{call['sections'][name][1]:>10}")
 
 
 if __name__ == "__main__":

@@ -98,4 +98,17 @@ import TestSupport
             #expect(trusted.code == 0 && Self.line(trusted.lines, "ok", "server")?.contains("TLS verified against CA file \(certs.caFile)") == true, "\(trusted.lines)")
         }
     }
+
+    /// A one-character relative recording directory: its parent is the working directory. The
+    /// Foundation-based doctor died with SIGILL here (NSString.deletingLastPathComponent traps on
+    /// "r" in corelibs Foundation).
+    @Test func aOneCharacterRelativeRecordDirectoryIsChecked() throws {
+        let scratch = ScratchDirectory()
+        let password = scratch.write("sip-password", "pw\n", mode: 0o600)
+        #expect(!FileManager.default.fileExists(atPath: "r"), "the test needs no ./r")
+        let result = try Self.doctor(["--server", "wss://127.0.0.1:9/", "--sip-login", "1", "--sip-password-file", password,
+                                      "--state-dir", scratch.file("state"), "--audio-sink", "record:r"])
+        #expect(result.code == 1, "\(result.lines)")
+        #expect(result.lines.contains("ok    audio        sink record:r: will be created"), "\(result.lines)")
+    }
 }

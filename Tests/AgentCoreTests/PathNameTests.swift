@@ -26,8 +26,9 @@ import Testing
         }
     }
 
-    /// Not for a single relative component (`a`, `a/`): corelibs Foundation traps there (a doctor
-    /// run with `[audio] sink = record:recordings` would have crashed); `PathName` answers empty.
+    /// Not for a one-character relative path (`a`, `a/`): corelibs Foundation traps there (in
+    /// `_startOfLastPathComponent`; `wcs-agent doctor` with `--audio-sink record:r` crashed with
+    /// SIGILL); `PathName` answers empty.
     @Test func parentIsDeletingLastPathComponent() {
         #expect(PathName.parent("a") == "" && PathName.parent("a/") == "")
         for path in Self.paths where path != "a" && path != "a/" {

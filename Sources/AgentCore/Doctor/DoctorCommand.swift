@@ -10,7 +10,7 @@ enum DoctorCommand {
     static let defaultConfig = "/etc/wcs-agent/wcs-agent.conf"
 
     static let usage = "[--line NAME | --config FILE] [run flags] [--timeout S]"
-    static let summary = "check config, credentials, DNS + TLS to the server (and the CA), libnice,\nSTUN/TURN, audio devices and the state dir; exit 1 on a failure"
+    static let summary = "check config, credentials, DNS + TLS to the server (and the CA),\nlibnice, STUN/TURN, audio devices and the state dir; exit 1 on a failure"
 
     static func run(_ arguments: [String]) async -> Int32 {
         if arguments.contains("--help") || arguments.contains("-h") {
