@@ -222,10 +222,15 @@ def main():
     row("push -> first audio", result["push_to_first_audio"])
     row("offer -> first audio", result["offer_to_first_audio"])
     row("reconnect wall time", result["reconnect"])
-    if args.tls and args.trace:
+    if args.trace:
+        # The transport's own figure: connect() to the upgrade done (TCP + TLS + HTTP), µs resolution.
         with open(os.path.join(rig.work, f"agent-{agent.login}", "agent.log"), errors="replace") as f:
-            log = f.read()
-        print(f"  TLS handshakes: {log.count('(TLS session resumed)')} resumed, {log.count('(full TLS handshake)')} full")
+            opens = re.findall(r"transport: WebSocket to \S+ open after ([0-9.]+) ms( \(TLS session resumed\))?", f.read())
+        row("connect -> WebSocket open", [float(ms) for ms, _ in opens])
+        if args.tls:
+            resumed = [float(ms) for ms, hit in opens if hit]
+            print(f"  TLS handshakes: {len(resumed)} resumed, {len(opens) - len(resumed)} full")
+            row("  of which resumed", resumed)
     if stages:
         # Each try's stages, then the bench's own arrival of `resumed` (same order as the pushes).
         for one, back, relay in zip(stages, *([result["push_to_resumed"], result["push_to_resumed_relay"]]

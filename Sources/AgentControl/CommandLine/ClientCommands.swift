@@ -92,7 +92,7 @@ public enum ClientCommands {
             let config = try ConfigFile.load(path: file)
             if let path = try config.section("agent").path("socket") { return path }
         }
-        let env = ProcessInfo.processInfo.environment
+        let env = ProcessEnvironment.current
         if let path = env["WCS_AGENT_SOCKET"], !path.isEmpty { return path }
         if parsed.value("--config") == nil, let line = try AgentLine.selected(parsed, useEnvironment: true) {
             return try line.controlSocket()

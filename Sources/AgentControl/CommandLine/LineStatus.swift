@@ -29,7 +29,7 @@ public enum LineStatus {
         }
         let lines = AgentLine.running()
         guard !lines.isEmpty else {
-            ClientCommands.printError("wcs-agent status --all: no line is running (no control socket under \(AgentLine.runtimeRoot(ProcessInfo.processInfo.environment)))")
+            ClientCommands.printError("wcs-agent status --all: no line is running (no control socket under \(AgentLine.runtimeRoot(ProcessEnvironment.current)))")
             return ExitCode.daemonNotRunning.rawValue
         }
         var entries: [JSONValue] = []

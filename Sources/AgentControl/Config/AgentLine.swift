@@ -37,14 +37,14 @@ public struct AgentLine: Sendable, Equatable {
     /// `/var/lib/wcs-agent/NAME`.
     public var stateDirectory: String { "\(Self.stateRoot)/\(name)" }
     /// `ROOT/NAME/control.sock`.
-    public func socketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public func socketPath(environment: [String: String] = ProcessEnvironment.current) -> String {
         "\(Self.runtimeRoot(environment))/\(name)/control.sock"
     }
 
     /// The line a client verb was pointed at: `--line NAME`, else `$WCS_AGENT_LINE` when
     /// `useEnvironment` (callers pass false when `--socket` or `--config` was given).
     public static func selected(_ parsed: ParsedArguments, useEnvironment: Bool,
-                                environment: [String: String] = ProcessInfo.processInfo.environment) throws -> AgentLine? {
+                                environment: [String: String] = ProcessEnvironment.current) throws -> AgentLine? {
         if let name = parsed.value("--line") { return try AgentLine(name) }
         if useEnvironment, let name = environment["WCS_AGENT_LINE"], !name.isEmpty { return try AgentLine(name) }
         return nil
@@ -52,7 +52,7 @@ public struct AgentLine: Sendable, Equatable {
 
     /// The control socket of this line: its config file's `[agent] socket` when the file sets
     /// one, else `ROOT/NAME/control.sock`.
-    public func controlSocket(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+    public func controlSocket(environment: [String: String] = ProcessEnvironment.current) throws -> String {
         if FileManager.default.isReadableFile(atPath: configPath),
            let path = try ConfigFile.load(path: configPath).section("agent").path("socket") {
             return path
@@ -67,7 +67,7 @@ public struct AgentLine: Sendable, Equatable {
 
     /// The control sockets under the runtime root, sorted by line: `(nil, ROOT/control.sock)` for
     /// the plain `wcs-agent.service`, `(NAME, ROOT/NAME/control.sock)` for each line.
-    public static func running(environment: [String: String] = ProcessInfo.processInfo.environment) -> [(line: String?, socket: String)] {
+    public static func running(environment: [String: String] = ProcessEnvironment.current) -> [(line: String?, socket: String)] {
         let root = runtimeRoot(environment)
         var found: [(line: String?, socket: String)] = []
         if Self.isSocket("\(root)/control.sock") { found.append((nil, "\(root)/control.sock")) }

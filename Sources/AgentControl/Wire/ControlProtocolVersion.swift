@@ -14,7 +14,7 @@ public enum ControlProtocolVersion {
     /// Tests only: debug builds let `WCS_AGENT_TEST_CONTROL_PROTOCOL` override the version a daemon
     /// or CLI claims, so a version skew can be exercised with the real binary. Release builds
     /// ignore it.
-    public static func effective(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+    public static func effective(environment: [String: String] = ProcessEnvironment.current) -> Int {
         #if DEBUG
         if let text = environment["WCS_AGENT_TEST_CONTROL_PROTOCOL"], let version = Int(text) { return version }
         #endif
