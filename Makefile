@@ -53,7 +53,7 @@ release: deps
 
 # The Debian package (.build-deb/wcs-agent_VERSION_ARCH.deb): a release build of the wcs-agent
 # product with the Swift runtime linked in, in its own scratch path (.build-deb) so the debug
-# build in .build stays valid. Depends computed by dpkg-shlibdeps. See packaging/README.md.
+# build in .build stays valid. Depends computed by dpkg-shlibdeps (+ libnice10, dlopen'd). See packaging/README.md.
 deb: deps
 	packaging/deb/build-deb.sh
 

@@ -122,6 +122,10 @@ def measure(rig, agent, peer, count, calls, seconds, record, names):
     row["syscalls_total_per_s"] = round(sum(by_thread.values()) / seconds, 1)
     # 50 RTP packets/s each way per call: syscalls per packet (sent + received)
     row["syscalls_per_packet"] = round(row["syscalls_total_per_s"] / (100 * count), 2)
+    # the receive side: reads, the loop's polls and eventfd wakeups, per received packet (50/s per call)
+    receive_names = ("recvmsg", "recvfrom", "recvmmsg", "read", "write", "poll", "ppoll")
+    row["receive_syscalls_per_received_packet"] = round(
+        sum(n for name, n in by_name.items() if name in receive_names) / seconds / (50 * count), 2)
     if record:
         row["profile"] = cpu_profile(agent.proc.pid, seconds)
     return row
@@ -132,7 +136,8 @@ def print_row(row):
           f"machine busy {row['machine_busy']:.0f} %, "
           f"load {row['load']:.1f}")
     print(f"syscalls {row['syscalls_total_per_s']}/s = {row['syscalls_per_packet']} per RTP packet (50/s each way per call); "
-          f"context switches {row['context_switches_per_s']}/s")
+          f"context switches {row['context_switches_per_s']}/s; "
+          f"receive side (recvmsg, read, write, poll) {row['receive_syscalls_per_received_packet']} per received packet")
     print("threads CPU %:", ", ".join(f"{k} {v}" for k, v in sorted(row["threads_cpu"].items(), key=lambda kv: -kv[1]) if v))
     print("syscalls/s by thread:", ", ".join(f"{k} {v}" for k, v in row["syscalls_per_s"].items()))
     print("syscalls/s by name:", ", ".join(f"{k} {v}" for k, v in row["syscall_names_per_s"].items()))

@@ -162,6 +162,20 @@ public struct JitterBuffer: Sendable {
         return .buffered
     }
 
+    /// The arrival to account for a packet known only to have arrived after `earliest` and by
+    /// `latest` (read in a periodic drain, e.g. once per 20 ms tick): the moment it would have
+    /// arrived on time (the fastest recent transit plus its media time) when that lies in the
+    /// window, else the nearer end of the window. Stamping such packets with the drain time
+    /// instead would quantise every transit to the tick, and a sender whose phase sits near a
+    /// tick edge would then look 20 ms late now and then: a dropped frame, then a stretch. With a
+    /// precise arrival (`earliest >= latest`) or before the stream has a reference, `latest`.
+    public func arrivalEstimate(timestamp: UInt32, earliest: Double, latest: Double) -> Double {
+        guard earliest < latest, mode != .empty, let reference = baseline.reference else { return latest }
+        let onTime = reference + mediaTime(timestampUnwrapper.peek(timestamp))
+        guard onTime.isFinite else { return latest }
+        return min(max(onTime, earliest), latest)
+    }
+
     /// Discards everything buffered and forgets the stream (the counters are kept).
     public mutating func reset() {
         restart(reason: "reset requested")

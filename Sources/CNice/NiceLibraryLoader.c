@@ -51,7 +51,7 @@ static void *open_complete(const char *file, CNiceFunctionTable *table, char *er
     }
     const char *missing = resolve(handle, table);
     if (missing != NULL) {
-        snprintf(error, error_size, "%s lacks %s (libnice 0.1.21 or newer is needed)", file, missing);
+        snprintf(error, error_size, "%s lacks %s (libnice 0.1.19 or newer is needed)", file, missing);
         dlclose(handle);
         return NULL;
     }

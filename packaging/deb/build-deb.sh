@@ -70,6 +70,18 @@ mkdir -p "$stage/shlibdeps/debian"
 printf 'Source: wcs-agent\n\nPackage: wcs-agent\nArchitecture: any\n' > "$stage/shlibdeps/debian/control"
 depends=$(cd "$stage/shlibdeps" && dpkg-shlibdeps -O "$pkg/usr/bin/wcs-agent" "$pkg/usr/lib/wcs-agent/wcs-agentd" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# libnice is not linked but opened with dlopen at the first call (Sources/CNice), so dpkg-shlibdeps
+# cannot see it: libnice10 at the newest version Debian's symbols file gives any function the loader
+# resolves, and at least 0.1.19 (NICE_AGENT_OPTION_CONSENT_FRESHNESS, which the agent asks for).
+nice_symbols_file=$(dpkg-query --control-path libnice10 symbols 2>/dev/null | head -n 1)
+[ -r "$nice_symbols_file" ] || { echo "build-deb: no symbols file of libnice10 (install libnice-dev)" >&2; exit 1; }
+nice_version=0.1.19
+for symbol in $(grep -o '\bnice_[a-z0-9_]*' Sources/CNice/NiceFunctionTable.h | sort -u); do
+    since=$(sed -n "s/^ $symbol@Base \([^ ]*\).*/\1/p" "$nice_symbols_file")
+    [ -n "$since" ] || { echo "build-deb: libnice10 has no $symbol" >&2; exit 1; }
+    if dpkg --compare-versions "$since" gt "$nice_version"; then nice_version=$since; fi
+done
+depends=$(printf '%s\n' "$depends" | sed "s/\$/, libnice10 (>= $nice_version)/")
 size=$(du -k -s --exclude=DEBIAN "$pkg" | cut -f1)
 sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@DEPENDS@|$depends|" -e "s|@SIZE@|$size|" \
     packaging/deb/control.in > "$pkg/DEBIAN/control"

@@ -85,6 +85,8 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
     private var encoded = [UInt8](repeating: 0, count: 1_500)
     private var eventStart: (offset: UInt32, timestamp: UInt32)?
     private var decodedAny = false
+    /// Slots played since the first decoded frame (for the concealment log).
+    private var playedSlots = 0
     /// An audio packet was received (the first one may be played between two ticks).
     private var audioReceived = false
     /// The sockets were asked to move to this clock.
@@ -192,20 +194,25 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
 
     // MARK: - Receive
 
+    /// `WCS_AGENT_TEST_RECEIVE_ON_LOOP=1` keeps every call's sockets on the loop (the receive path
+    /// before the move existed), so one binary can be measured both ways (`bench_profile.py`).
+    static let receivesOnLoopOnly = getenv("WCS_AGENT_TEST_RECEIVE_ON_LOOP").map { String(cString: $0) } == "1"
+
     /// Handles what the loop queued; after the first audio packet (or, when we do not receive
     /// audio, the first datagram), asks for the sockets to move to this clock.
     private func receiveQueued() {
         let outcome = receiver.receiveQueued()
         if case .audio = outcome { audioReceived = true }
-        guard !movedToClock, let move = setup.receiveOnMediaClock, outcome != .nothing,
+        guard !movedToClock, !Self.receivesOnLoopOnly, let move = setup.receiveOnMediaClock, outcome != .nothing,
               audioReceived || !setup.receives else { return }
         movedToClock = true
         move(clock.receiveContext, MediaReceiveTarget { [self] bytes in receivedOnMediaClock(bytes) })
     }
 
-    /// One datagram read by the clock's drain (libnice's buffer, valid during the call).
+    /// One datagram read by the clock's drain (libnice's buffer, valid during the call): it came
+    /// in after the drain before this one.
     private func receivedOnMediaClock(_ bytes: UnsafeRawBufferPointer) {
-        _ = receiver.receive(bytes, arrival: MonotonicTime.now())
+        _ = receiver.receive(bytes, arrival: MonotonicTime.now(), earliestArrival: clock.receiveContext.previousDrainStart)
     }
 
     // MARK: - Send
@@ -304,11 +311,22 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
     private func playoutTick(now: Double) -> CallPlayout.Slot {
         let (slot, failure) = playout.next(now: now) { play($0) }
         if let failure { reportOnce("decode", failure) }
+        if decodedAny { playedSlots += 1 }
+        if slot == .concealed { logConcealment() }
         if slot == .decoded && !decodedAny {
             decodedAny = true
             setup.firstAudioDecoded()
         }
         return slot
+    }
+
+    /// Says where in the call a slot was concealed and why (the jitter buffer's counters), so a
+    /// recording's concealed frames can be placed: the start, a stretch, a loss, the end.
+    private func logConcealment() {
+        guard let jitter = setup.receive.snapshot.jitter else { return }
+        Log.debug("audio", "slot \(playedSlots) after the first audio concealed: lost \(jitter.lost), stretched "
+            + "\(jitter.stretched), late \(jitter.late), skipped \(jitter.skipped), target \(Int(jitter.targetDelayMs)) ms, "
+            + "delay \(jitter.currentDelayMs.map { String(Int($0)) } ?? "-") ms")
     }
 
     private func play(_ samples: UnsafeBufferPointer<Int16>) {

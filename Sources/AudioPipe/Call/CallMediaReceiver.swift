@@ -67,11 +67,13 @@ final class CallMediaReceiver {
     }
 
     /// Demultiplexes one datagram by its first byte (RFC 7983) and handles it; `bytes` is valid
-    /// only during the call. Never returns `.nothing`.
-    func receive(_ bytes: UnsafeRawBufferPointer, arrival: Double) -> Outcome {
+    /// only during the call. `arrival` is when it was read; `earliestArrival`, when it was read in
+    /// a periodic drain, when the drain before ran (see `CallReceiveState.record`). Never returns
+    /// `.nothing`.
+    func receive(_ bytes: UnsafeRawBufferPointer, arrival: Double, earliestArrival: Double? = nil) -> Outcome {
         switch DatagramKind.classify(bytes) {
         case .rtp:
-            return receiveRTP(bytes, arrival: arrival)
+            return receiveRTP(bytes, arrival: arrival, earliestArrival: earliestArrival)
         case .rtcp:
             receiveRTCP(bytes, arrival: arrival)
         case .dtls:
@@ -82,7 +84,7 @@ final class CallMediaReceiver {
         return .other
     }
 
-    private func receiveRTP(_ bytes: UnsafeRawBufferPointer, arrival: Double) -> Outcome {
+    private func receiveRTP(_ bytes: UnsafeRawBufferPointer, arrival: Double, earliestArrival: Double?) -> Outcome {
         guard unprotect(bytes, with: srtp.unprotectRTP), let (header, range) = try? RTPHeader.parse(decrypted) else {
             context.receive.discard()
             return .other
@@ -90,7 +92,8 @@ final class CallMediaReceiver {
         let negotiated = context.negotiated
         let recorded: CallReceiveState.Recorded
         if header.payloadType == negotiated.codec.payloadType {
-            recorded = context.receive.record(header, payloadBytes: range.count, audioPayload: decrypted[range], arrival: arrival)
+            recorded = context.receive.record(header, payloadBytes: range.count, audioPayload: decrypted[range], arrival: arrival,
+                                              earliestArrival: earliestArrival)
         } else if header.payloadType == negotiated.telephoneEventPT {
             recorded = context.receive.record(header, payloadBytes: range.count, audioPayload: nil, arrival: arrival)
             receiveTelephoneEvent(header, payload: decrypted[range])

@@ -63,12 +63,20 @@ final class CallReceiveState: Sendable {
     }
 
     /// Records an RTP packet's reception (audio or telephone event); `audioPayload`, when given,
-    /// is copied into the jitter buffer's reused storage.
-    func record(_ header: RTPHeader, payloadBytes: Int, audioPayload: ArraySlice<UInt8>?, arrival: Double) -> Recorded {
+    /// is copied into the jitter buffer's reused storage. `arrival` is when it was read;
+    /// `earliestArrival`, when given, when the read before it happened (the packet came in
+    /// between): an audio packet is then accounted at the jitter buffer's `arrivalEstimate`.
+    func record(_ header: RTPHeader, payloadBytes: Int, audioPayload: ArraySlice<UInt8>?, arrival: Double,
+                earliestArrival: Double? = nil) -> Recorded {
         state.withLock { state in
             let firstAudio = audioPayload != nil && !state.audioSeen
             if firstAudio { state.audioSeen = true }
-            let first = recordLocked(&state, header, payloadBytes: payloadBytes, audioPayload: audioPayload, arrival: arrival)
+            var accounted = arrival
+            if audioPayload != nil, let earliestArrival {
+                accounted = state.jitter.arrivalEstimate(timestamp: header.timestamp, earliest: earliestArrival, latest: arrival)
+            }
+            let first = recordLocked(&state, header, payloadBytes: payloadBytes, audioPayload: audioPayload, arrival: accounted)
+            state.lastArrival = arrival
             return Recorded(firstPacket: first, firstAudio: firstAudio)
         }
     }

@@ -28,6 +28,9 @@ final class MediaReceiveContext: @unchecked Sendable {  // unchecked: a GMainCon
     let context: OpaquePointer
     /// Held while the context is iterated (and by `excludingDrain`).
     private let draining = Mutex<Int>(0)
+    /// When the current and the previous drain started (monotonic seconds, as bit patterns).
+    private let currentDrainStart = Atomic<UInt64>(0)
+    private let previousDrainStartBits = Atomic<UInt64>(0)
 
     init() {
         context = g_main_context_new()
@@ -42,9 +45,14 @@ final class MediaReceiveContext: @unchecked Sendable {  // unchecked: a GMainCon
     func drain() {
         draining.withLock { count in
             count &+= 1
+            previousDrainStartBits.store(currentDrainStart.load(ordering: .relaxed), ordering: .relaxed)
+            currentDrainStart.store(MonotonicTime.now().bitPattern, ordering: .relaxed)
             _ = g_main_context_iteration(context, 0)
         }
     }
+
+    /// When the drain before the one in progress started: a datagram read now came in after it.
+    var previousDrainStart: Double { Double(bitPattern: previousDrainStartBits.load(ordering: .relaxed)) }
 
     /// Iterations so far (for tests).
     var drainCount: Int { draining.withLock { $0 } }

@@ -1,20 +1,21 @@
 import CNice
-import Dispatch
 import MainLoop
+import Synchronization
 
 /// libnice, loaded at the first ICE use instead of at process start.
 ///
 /// The agent does not link libnice: `CNice` defines the libnice functions the ICE code calls and
 /// forwards them to the library it opens with `dlopen("libnice.so.10")` the first time one is
 /// needed (see Sources/CNice/include/CNice.h). An idle agent, waiting for a push most of its life,
-/// thus maps neither libnice nor the ~29 libraries only it pulls in (about 5 MB of RSS).
+/// thus maps neither libnice nor the 36 libraries only it pulls in (GIO, GnuTLS, ICU, libsoup,
+/// gupnp-igd, krb5, ...: 6 MB of idle RSS in the static build).
 /// The load takes milliseconds (dlopen with every relocation, measured in `Loaded.milliseconds`),
 /// so the agent starts it early when a call is likely (`preload`, on a push or an incoming call)
 /// and the call path awaits it off the loop thread (`loaded()`); `ICEAgent` checks it
 /// (`require()`) and fails with `ICEError.libraryUnavailable` when libnice cannot be loaded.
 ///
-/// Runs on: any thread. The load itself runs once (the first caller's thread, or a Dispatch
-/// worker for `preload`/`loaded()`); a caller that needs it while it runs waits for it.
+/// Runs on: any thread. The load itself runs once (the first caller's thread, or a thread of its
+/// own for `preload`/`loaded()`); a caller that needs it while it runs waits for it.
 public enum NiceLibrary {
     /// A loaded libnice: the file mapped and how long the load took.
     public struct Loaded: Sendable, Equatable {
@@ -49,28 +50,75 @@ public enum NiceLibrary {
     /// Never starts a load.
     public static var unavailableReason: String? { cnice_library_error().map { String(cString: $0) } }
 
-    /// Starts the load on a Dispatch worker and returns at once (nothing when it already ran):
-    /// for the moment a call becomes likely, so that answering it does not wait for the load.
-    /// `reason` goes to the debug log.
+    /// Starts the load on its own short-lived thread and returns at once (nothing when a load
+    /// already ran or runs): for the moment a call becomes likely, so that answering it does not
+    /// wait for the load. `reason` goes to the debug log.
     public static func preload(reason: String) {
-        guard !isLoaded else { return }
-        Log.debug("ice", "loading libnice ahead of a call (\(reason))")
-        DispatchQueue.global(qos: .userInitiated).async { _ = outcome }
+        guard !hasOutcome else { return }
+        startLoad(waiter: nil, reason: "ahead of a call: \(reason)")
     }
 
-    /// The outcome of the load, which runs on a Dispatch worker when it has not yet: the caller's
-    /// thread (the loop, an actor) never blocks on dlopen.
+    /// The outcome of the load, which runs on its own thread when it has not yet: the caller's
+    /// thread (the loop, an actor on the shared pool) never blocks on dlopen.
     public static func loaded() async -> Result<Loaded, ICEError> {
-        if isLoaded { return outcome }
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: outcome) }
-        }
+        if hasOutcome { return outcome }
+        return await withCheckedContinuation { startLoad(waiter: $0, reason: "for a call") }
     }
 
     /// Throws `ICEError.libraryUnavailable` with the loader's reason unless libnice is loaded
     /// (loading it first, on the caller's thread, when no load ran yet).
     public static func require() throws(ICEError) {
         if case .failure(let error) = outcome { throw error }
+    }
+
+    /// Whether the load finished, either way; never starts one.
+    private static var hasOutcome: Bool { isLoaded || cnice_library_error() != nil }
+
+    private typealias Waiter = CheckedContinuation<Result<Loaded, ICEError>, Never>
+
+    /// The background load: not started, or running with the callers of `loaded()` waiting for it.
+    private enum Phase {
+        case idle
+        case running([Waiter])
+        case finished
+    }
+
+    private static let phase = Mutex<Phase>(.idle)
+
+    /// Starts the load thread unless it runs or ran, and queues `waiter` for its outcome (`reason`
+    /// goes to the debug log when the thread starts). One
+    /// thread, not a Dispatch worker: dlopen blocks for milliseconds and a second caller would
+    /// block another worker on the first one's load, which can starve the shared pools of a
+    /// 2-core machine (the answer's own tasks among them).
+    private static func startLoad(waiter: Waiter?, reason: String) {
+        let start: Bool? = phase.withLock { phase in
+            switch phase {
+            case .finished:
+                return nil
+            case .idle:
+                phase = .running(waiter.map { [$0] } ?? [])
+                return true
+            case .running(var waiters):
+                if let waiter { waiters.append(waiter) }
+                phase = .running(waiters)
+                return false
+            }
+        }
+        guard let start else {
+            waiter?.resume(returning: outcome)
+            return
+        }
+        guard start else { return }
+        Log.debug("ice", "loading libnice \(reason)")
+        NamedThread.start("libnice load") {
+            let result = outcome
+            let waiters = phase.withLock { phase -> [Waiter] in
+                defer { phase = .finished }
+                if case .running(let waiters) = phase { return waiters }
+                return []
+            }
+            for waiter in waiters { waiter.resume(returning: result) }
+        }
     }
 
     /// The one load (Swift runs a static's initializer once, other callers wait for it), logged.
