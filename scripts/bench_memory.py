@@ -6,7 +6,8 @@
 .build-deb/release/wcs-agent), waits until it is online and idle, reads /proc/PID/smaps_rollup and
 sums /proc/PID/smaps per mapping (library file, [heap], anonymous, thread stacks), then rings one
 call from the emulator (aiortc leg, tone), waits for the agent's first decoded audio plus a few
-seconds, and reads them again. Prints RSS/PSS/private-dirty totals, the top mappings of both
+seconds, and reads them again; then hangs up and reads them once more ("idle after the call": what
+an agent that has taken a call keeps, e.g. libraries loaded at the first call). Prints RSS/PSS/private-dirty totals, the top mappings of both
 states side by side and the executable's resident pages per ELF section (scripts/elf_residency.py).
 Figures only, nothing asserted.
 """
@@ -86,15 +87,18 @@ def main():
         time.sleep(args.settle)
         call = snapshot(agent.proc.pid)
         rig.control("POST", "/hangup", {"callId": ring["callId"]})
+        agent.events.next(lambda e: e.get("type") == "call_ended" and e.get("call_id") == ring["callId"])
+        time.sleep(args.settle)
+        after = snapshot(agent.proc.pid)
     finally:
         rig.stop()
 
     print(f"wcs-agent memory: {agent.bin}")
-    print(f"{'':<34}{'idle':>22}{'in one call':>22}")
+    print(f"{'':<34}{'idle':>22}{'in one call':>22}{'idle after the call':>22}")
     for key in ("Rss", "Pss", "Private_Dirty", "Private_Clean", "Shared_Clean", "Anonymous"):
-        a, b = idle["rollup"].get(key, 0), call["rollup"].get(key, 0)
-        print(f"  {key:<32}{a / 1024:>18.1f} MB{b / 1024:>18.1f} MB")
-    print(f"  {'threads':<32}{idle['threads']:>21}{call['threads']:>22}")
+        a, b, c = idle["rollup"].get(key, 0), call["rollup"].get(key, 0), after["rollup"].get(key, 0)
+        print(f"  {key:<32}{a / 1024:>18.1f} MB{b / 1024:>18.1f} MB{c / 1024:>18.1f} MB")
+    print(f"  {'threads':<32}{idle['threads']:>21}{call['threads']:>22}{after['threads']:>22}")
     names = sorted(set(idle["maps"]) | set(call["maps"]),
                    key=lambda n: -max(idle["maps"].get(n, {}).get("Rss", 0), call["maps"].get(n, {}).get("Rss", 0)))
     print(f"\nTop {args.top} mappings by RSS (kB: RSS idle, RSS call, private dirty call, mapped size):")
