@@ -69,7 +69,7 @@ let package = Package(
 
         // Test support: starts the WCS emulator and talks to its control API.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "MainLoopTests", dependencies: ["MainLoop"]),
+        .testTarget(name: "MainLoopTests", dependencies: ["MainLoop", "TestSupport"]),
         .testTarget(name: "WCSJSONTests", dependencies: ["WCSJSON"]),
         .testTarget(name: "DecimalTextTests", dependencies: ["DecimalText"]),
         .testTarget(name: "AgentControlTests", dependencies: ["AgentControl"]),

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import MainLoop
+import TestSupport
 
 /// Threads started by `NamedThread` carry their name in the kernel (what `/proc`, `top -H` and
 /// the thread counts in the issue notes read), cut to 15 bytes; a requested stack size is the
@@ -27,9 +28,11 @@ import Testing
         #expect(try Self.kernelThreadNames().contains("core-named-test"), "cut to 15 bytes")
     }
 
-    /// The size of this process's mapping that holds `address` (from /proc/self/maps), or nil.
+    /// The size of this process's mapping that holds `address` (from /proc/self/maps, read to the
+    /// end: `String(contentsOfFile:)` can stop after procfs's first page, and a test process with
+    /// many libraries loaded has its thread stacks further down), or nil.
     static func mappingSize(holding address: UInt) throws -> UInt? {
-        for line in try String(contentsOfFile: "/proc/self/maps", encoding: .utf8).split(separator: "\n") {
+        for line in try MappedFiles.mapsText().split(separator: "\n") {
             let range = line.split(separator: " ")[0].split(separator: "-").compactMap { UInt($0, radix: 16) }
             if range.count == 2, range[0] <= address, address < range[1] { return range[1] - range[0] }
         }

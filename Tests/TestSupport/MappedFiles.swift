@@ -7,8 +7,8 @@ import Glibc
 /// Read with read(2) to the end: procfs reports size 0, and a one-shot read of the "file size"
 /// can stop after the first page.
 public enum MappedFiles {
-    /// The full paths mapped into `pid` ("self" for this process), each once.
-    public static func paths(pid: String = "self") throws -> Set<String> {
+    /// The whole text of /proc/PID/maps ("self" for this process), read with read(2) to the end.
+    public static func mapsText(pid: String = "self") throws -> String {
         let fd = open("/proc/\(pid)/maps", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw TestSupportError.system("open /proc/\(pid)/maps", errno) }
         defer { close(fd) }
@@ -20,7 +20,12 @@ public enum MappedFiles {
             if count == 0 { break }
             bytes += chunk[0..<count]
         }
-        return Set(String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The full paths mapped into `pid` ("self" for this process), each once.
+    public static func paths(pid: String = "self") throws -> Set<String> {
+        Set(try mapsText(pid: pid).split(separator: "\n").compactMap { line in
             line.firstIndex(of: "/").map { String(line[$0...]) }
         })
     }
