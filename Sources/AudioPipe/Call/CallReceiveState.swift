@@ -1,3 +1,4 @@
+import AudioCodec
 import AudioJitter
 import AudioRTP
 import Synchronization
@@ -38,11 +39,14 @@ final class CallReceiveState: Sendable {
     }
 
     private let clockRate: Int
+    /// Opus: a packet may carry in-band FEC for the one before it.
+    private let opus: Bool
     private let state: Mutex<Guarded>
 
     /// State for a stream on `codecs`' clock, with a jitter buffer tuned by `jitter`.
     init(codecs: CallCodecSet, jitter template: JitterBufferConfiguration) throws(CallMediaError) {
         clockRate = codecs.codec.clockRate
+        if case .opus = codecs.codec { opus = true } else { opus = false }
         let jitter: JitterBuffer
         do {
             jitter = try JitterBuffer(configuration: codecs.jitterConfiguration(from: template))
@@ -91,6 +95,11 @@ final class CallReceiveState: Sendable {
         state.receiver?.record(header, payloadBytes: payloadBytes, arrival: arrival)
         if let audioPayload {
             audioPayload.withUnsafeBytes { bytes in
+                // The first packet with in-band FEC: from now on the buffer keeps the next packet
+                // in hand, so a lost frame can be rebuilt from it (CallPlayout).
+                if opus && !state.jitter.nextPacketRepairsLoss && OpusPacketFEC.carriesFEC(bytes) {
+                    state.jitter.nextPacketRepairsLoss = true
+                }
                 _ = state.jitter.insert(seq: header.sequenceNumber, timestamp: header.timestamp, payloadBytes: bytes,
                                         arrival: arrival, ssrc: header.ssrc)
             }
@@ -129,6 +138,9 @@ final class CallReceiveState: Sendable {
             }
         }
     }
+
+    /// Whether the jitter buffer keeps the next packet in hand for FEC (the stream carries it).
+    var nextPacketRepairsLoss: Bool { state.withLock { $0.jitter.nextPacketRepairsLoss } }
 
     /// When the latest RTP packet arrived (monotonic seconds), nil before the first.
     var lastRTPArrival: Double? { state.withLock { $0.lastArrival } }
