@@ -36,6 +36,7 @@ final class CallReceiveState: Sendable {
         var counters = Snapshot()
         var lastArrival: Double?
         var audioSeen = false
+        var roundTrip = CallReceiveRoundTrip()
     }
 
     private let clockRate: Int
@@ -113,8 +114,11 @@ final class CallReceiveState: Sendable {
     }
 
     /// Records a received RTCP compound: the peer's SR (for our LSR/DLSR), the round-trip time and
-    /// the peer's report about our stream (`ourSSRC`) and its BYE.
-    func recordRTCP(_ packets: [RTCPPacket], ourSSRC: UInt32, arrival: Double, arrivalNTP: NTPTimestamp) {
+    /// the peer's report about our stream (`ourSSRC`) and its BYE. `arrivalNTP` is the read time;
+    /// `earliestNTP`, when the compound was read in a periodic drain, the drain before it: the RTT
+    /// is then estimated from the bounds of the recent reports (`CallReceiveRoundTrip`).
+    func recordRTCP(_ packets: [RTCPPacket], ourSSRC: UInt32, arrival: Double, arrivalNTP: NTPTimestamp,
+                    earliestNTP: NTPTimestamp? = nil) {
         state.withLock { state in
             state.counters.rtcpReceived += 1
             for packet in packets {
@@ -133,7 +137,10 @@ final class CallReceiveState: Sendable {
                 }
                 for block in blocks where block.ssrc == ourSSRC {
                     state.counters.remoteReport = block
-                    if let rtt = RoundTripTime.seconds(from: block, arrival: arrivalNTP) { state.counters.roundTripTime = rtt }
+                    if let upper = RoundTripTime.seconds(from: block, arrival: arrivalNTP) {
+                        let lower = earliestNTP.flatMap { RoundTripTime.seconds(from: block, arrival: $0) }
+                        state.counters.roundTripTime = state.roundTrip.record(lower: lower, upper: upper)
+                    }
                 }
             }
         }
