@@ -69,6 +69,8 @@ let package = Package(
         .executableTarget(name: "wcs-bench", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-bench"),
         // The far ends of many calls in one process (AudioPipe), driven by scripts/bench.py.
         .executableTarget(name: "wcs-bench-peer", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-bench-peer"),
+        // The agent's receive path on a virtual clock: deterministic PESQ under loss (scripts/bench_replay.py).
+        .executableTarget(name: "wcs-quality-replay", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-quality-replay"),
         // examples/embed: a small program embedding the WCSSession library.
         .executableTarget(name: "wcs-session-example", dependencies: ["WCSSession", "MainLoop"], path: "examples/embed",
                           exclude: ["README.md"]),

@@ -81,6 +81,16 @@ def main_rows(r):
             detail = f" ({receive['concealed_frames']} concealed, {receive.get('fec_recovered_frames') or 0} from FEC)"
         add(label, goal_text, (_num(score, 2) + detail) if score is not None else pesq.get("error", "–"),
             _verdict(score, goal, lower_is_better=False))
+    replayed = pesq.get("replayed") or {}
+    for key, label in (("fec", "caller sends FEC"), ("nofec", "caller without FEC")):
+        tick, ideal = replayed.get(f"{key}_tick") or {}, replayed.get(f"{key}_ideal") or {}
+        score = tick.get("pesq_wb")
+        text = replayed.get("error", pesq.get("error", "–"))
+        if score is not None:
+            text = (f"{score:.2f} ({tick['min']:.2f}–{tick['max']:.2f} over {len(tick['runs'])} clock phases"
+                    + (f"; no jitter: {ideal['pesq_wb']:.2f}" if ideal.get("pesq_wb") is not None else "") + ")")
+        add(f"PESQ-WB, 5 % loss + 0-30 ms jitter, {label}, replayed (deterministic)", "≥ 3.3", text,
+            _verdict(score, 3.3, lower_is_better=False))
     # the agent's own 64-call row when it has one, else AudioPipe alone (the same media code)
     big, who = next(((row, "wcs-agent") for row in r["agent_scaling"] if row["calls"] == 64), (None, None))
     if big is None or "error" in big:
