@@ -8,7 +8,8 @@ import time
 import bench_peer
 from bench_pesq import make_speech
 from bench_proc import rss_mb, sample
-from bench_rig import PY, ROOT
+from bench_replay import replayed_figures
+from bench_rig import PY, ROOT, bin_dir
 
 IMPAIRMENT = "loss=5,jitter=30,seed=1"
 
@@ -38,11 +39,15 @@ def speech_score(rig, agent, venv_python, reference, seconds, impair, opus_fec="
 def pesq_figures(rig, agent, venv_python):
     """PESQ-WB results (each {"pesq_wb", "delay_ms", "receive"}): "clean"; "impaired" with the
     emulator's aiortc caller as it is (no in-band FEC: only concealment can help); "impaired_fec"
-    with the caller sending in-band FEC the way libwebrtc does (`--opus-fec webrtc`)."""
+    with the caller sending in-band FEC the way libwebrtc does (`--opus-fec webrtc`); "replayed":
+    the same impairment replayed on a virtual clock through the agent's receive path
+    (bench_replay.py: deterministic, not moved by the machine's load)."""
     reference, seconds = make_speech(rig.work, venv_python)
     return {"clean": speech_score(rig, agent, venv_python, reference, seconds, None),
             "impaired": speech_score(rig, agent, venv_python, reference, seconds, IMPAIRMENT),
-            "impaired_fec": speech_score(rig, agent, venv_python, reference, seconds, IMPAIRMENT, "webrtc")}
+            "impaired_fec": speech_score(rig, agent, venv_python, reference, seconds, IMPAIRMENT, "webrtc"),
+            "replayed": replayed_figures(os.path.join(bin_dir(), "wcs-quality-replay"), reference, venv_python,
+                                         quick=os.environ.get("QUICK", "") not in ("", "0"))}
 
 
 class AiortcAnswerer:

@@ -1,6 +1,6 @@
 """Formats `make bench` results: the issue-9 table (goal, measured, ratio) and the scaling table."""
 from bench_proc import percentile
-from bench_scaling import CLOCK_THREAD
+from bench_scaling import clock_threads
 
 
 def _num(value, digits=1):
@@ -81,6 +81,16 @@ def main_rows(r):
             detail = f" ({receive['concealed_frames']} concealed, {receive.get('fec_recovered_frames') or 0} from FEC)"
         add(label, goal_text, (_num(score, 2) + detail) if score is not None else pesq.get("error", "–"),
             _verdict(score, goal, lower_is_better=False))
+    replayed = pesq.get("replayed") or {}
+    for key, label in (("fec", "caller sends FEC"), ("nofec", "caller without FEC")):
+        tick, ideal = replayed.get(f"{key}_tick") or {}, replayed.get(f"{key}_ideal") or {}
+        score = tick.get("pesq_wb")
+        text = replayed.get("error", pesq.get("error", "–"))
+        if score is not None:
+            text = (f"{score:.2f} ({tick['min']:.2f}–{tick['max']:.2f} over {len(tick['runs'])} clock phases"
+                    + (f"; no jitter: {ideal['pesq_wb']:.2f}" if ideal.get("pesq_wb") is not None else "") + ")")
+        add(f"PESQ-WB, 5 % loss + 0-30 ms jitter, {label}, replayed (deterministic)", "≥ 3.3", text,
+            _verdict(score, 3.3, lower_is_better=False))
     # the agent's own 64-call row when it has one, else AudioPipe alone (the same media code)
     big, who = next(((row, "wcs-agent") for row in r["agent_scaling"] if row["calls"] == 64), (None, None))
     if big is None or "error" in big:
@@ -90,8 +100,9 @@ def main_rows(r):
         add("64 calls in one process", big_goal, big["error"][:60], ("–", "no"), floor_text=f"64 × floor = {64 * floor:.1f}")
     elif big:
         late = big["send"].get("late")
-        clock = big.get("threads_cpu", {}).get(CLOCK_THREAD)
-        text = (f"{who}: {big['cpu']:.1f} % CPU" + (f" (clock thread {clock:.0f} %)" if clock is not None else "")
+        clocks = clock_threads(big)
+        text = (f"{who}: {big['cpu']:.1f} % CPU"
+                + (f" (clock threads {' + '.join(f'{v:.0f}' for v in clocks.values())} %)" if clocks else "")
                 + f", {big['rss']:.0f} MB, {late if late is not None else '?'} late, machine {big['machine_busy']:.0f} % busy")
         meets = "yes" if big["cpu"] <= 100 and late == 0 else "no"
         add("64 calls in one process", big_goal, text, (f"{big['cpu'] / 100:.2f}", meets),
@@ -130,19 +141,20 @@ def scaling_table(rows, who, others_label, floor=None):
     out = []
     for row in rows:
         if "error" in row:
-            out.append((row["calls"], row["error"][:70], *[""] * 11))
+            out.append((row["calls"], row["error"][:70], *[""] * 12))
             continue
         send = row["send"]
         late = "–" if "error" in send else f"{send['late']} / {send['packets']}"
         due = f"{send['packets']} / {int(row['calls'] * 50 * row['seconds'])}" if "error" not in send else "–"
         jitter = "–" if "error" in send else _num(send["jitter_p99_ms"], 2)
         others = " / ".join(f"{v:.1f}" for v in row["others_cpu"].values())
-        clock = row.get("threads_cpu", {}).get(CLOCK_THREAD)
+        clocks = clock_threads(row)
         out.append((row["calls"], _num(row["cpu"], 1), _num(row["cpu"] / row["calls"], 2),
-                    _per_floor(row["cpu"], row["calls"] * floor if floor else None), _num(clock, 1), _num(row["rss"]),
+                    _per_floor(row["cpu"], row["calls"] * floor if floor else None), len(clocks) or "–",
+                    " + ".join(f"{v:.1f}" for v in clocks.values()) or "–", _num(row["rss"]),
                     due, jitter, late, others, f"{row['machine_busy']:.0f} %", f"{row['load']:.1f}",
                     "yes" if row.get("fit") else "no"))
-    return render(("calls", f"{who} CPU %", "per call", "× floor", "clock thread %", "RSS MB", "RTP sent / due",
+    return render(("calls", f"{who} CPU %", "per call", "× floor", "clock threads", "clock thread %", "RSS MB", "RTP sent / due",
                    "send jitter p99 ms", "late / sent", others_label, "machine busy", "load avg", "fit"), out)
 
 
@@ -161,7 +173,7 @@ def far_end_note(rows):
 
 
 def fit_note(fit):
-    """How the cost of each added call was fitted, and where the one media clock thread fills up."""
+    """How the cost of each added call was fitted, and where one media clock thread fills up."""
     if not fit:
         return ""
     if fit["slope"] is None:
@@ -172,6 +184,7 @@ def fit_note(fit):
     text = (f"Cost of each added call: {_num(fit['slope'], 2)} % of a core, fitted on the rows marked fit, {which} "
             f"({fit['rule']}); over all rows that ran: {_num(fit['slope_all_rows'], 2)}.")
     if fit.get("clock_thread_slope"):
-        text += (f"\nMedia clock thread ({CLOCK_THREAD}, one for all calls): {fit['clock_thread_slope']:.2f} % of a core per "
-                 f"added call on the same rows, so it is 100 % busy at about {fit['clock_thread_saturates_at']:.0f} calls.")
+        text += (f"\nBusiest media clock thread: {fit['clock_thread_slope']:.2f} % of a core per added call on the same rows, "
+                 f"so one clock thread alone would be 100 % busy at about {fit['clock_thread_saturates_at']:.0f} calls; "
+                 "the agent starts another one when the first is busy, up to one per CPU (MediaClockPool).")
     return text
