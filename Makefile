@@ -5,6 +5,8 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 APT_PACKAGES := pkg-config libwebsockets-dev libglib2.0-dev libnice-dev libopus-dev libssl-dev \
 	libsrtp2-dev libsoxr-dev python3 python3-websockets python3-aiortc openssl espeak-ng \
 	curl jq mosquitto mosquitto-clients
+# The C++ runtime is linked statically into wcs-agent and wcs-agentd (packaging/static-libstdc++): libstdc++.a.
+APT_PACKAGES += libstdc++-12-dev
 # systemd-analyze verifies examples/systemd/wcs-agent.service in the tests.
 APT_PACKAGES += systemd
 # strace watches the real daemon's fsync calls (DurableWritesTests).

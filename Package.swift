@@ -2,6 +2,12 @@
 // wcs-agent: a Linux client for a Flashphoner WCS-style server (signaling, WebRTC audio, daemon).
 import PackageDescription
 
+/// The C++ runtime linked statically into the two shipped executables where the Swift runtime is
+/// (the front always, wcs-agentd with --static-swift-stdlib): packaging/static-libstdc++ holds a
+/// linker script named libstdc++.so that names libstdc++.a (see the script). Without -lstdc++ on the
+/// link line (a dynamic Swift runtime) the directory changes nothing.
+let staticLibstdcxx: LinkerSetting = .unsafeFlags(["-L", Context.packageDirectory + "/packaging/static-libstdc++"])
+
 let package = Package(
     name: "wcs-agent",
     platforms: [.macOS(.v14)],
@@ -38,7 +44,7 @@ let package = Package(
         // The single GLib main-loop thread that drives libwebsockets and libnice.
         .target(name: "MainLoop", dependencies: ["CGLib"]),
         // Signaling plane: WebSocket + WCS JSON protocol, session and call state machines.
-        .target(name: "WCSSession", dependencies: ["WCSJSON", "MainLoop", "CWebSockets", "CSSL"], exclude: ["README.md"]),
+        .target(name: "WCSSession", dependencies: ["WCSJSON", "DecimalText", "MainLoop", "CWebSockets", "CSSL"], exclude: ["README.md"]),
         // Media plane, one target per layer so the compiler holds the layering (as Pion's packages):
         // SDP offer/answer; RTP/RTCP and statistics; the jitter buffer (on RTP's unwrappers);
         // the codecs (Opus, G.711, resampling).
@@ -52,13 +58,13 @@ let package = Package(
                 exclude: ["README.md"]),
         // The daemon's logic (config, token store, control socket, policy), testable as a library.
         .target(name: "AgentCore", dependencies: ["AgentControl", "WCSSession", "AudioPipe", "CSSL", "DecimalText"]),
-        // `wcs-agent`: the lean front. The Swift runtime is linked in (also in debug builds), so it
-        // loads libc, libm, libstdc++ and libgcc_s only and starts in a few milliseconds.
+        // `wcs-agent`: the lean front. The Swift and C++ runtimes are linked in (also in debug builds),
+        // so it loads libc, libm and libgcc_s only and starts in a few milliseconds.
         .executableTarget(name: "wcs-agent", dependencies: ["AgentControl"],
-                          linkerSettings: [.unsafeFlags(["-static-stdlib"]), .linkedLibrary("_FoundationCollections"),
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"]), staticLibstdcxx, .linkedLibrary("_FoundationCollections"),
                                           .linkedLibrary("_FoundationCShims"), .linkedLibrary("swiftSynchronization")]),
         // `wcs-agentd`: the full binary (daemon and every other verb), exec'd by the front.
-        .executableTarget(name: "wcs-agentd", dependencies: ["AgentCore"]),
+        .executableTarget(name: "wcs-agentd", dependencies: ["AgentCore"], linkerSettings: [staticLibstdcxx]),
         // In-process media benchmarks for `make bench`.
         .executableTarget(name: "wcs-bench", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-bench"),
         // The far ends of many calls in one process (AudioPipe), driven by scripts/bench.py.

@@ -8,12 +8,13 @@ measured process; `--cheap`, Benchmarks/wcs-bench-peer/PeerMode.swift):
 - AudioPipe alone: a second, full wcs-bench-peer answers every call in one process, up to 64 calls.
 
 Calls are added up to each row's count (a ramp), left 2 s to settle, then for `seconds` the
-measured process's CPU (% of one core) and its threads' (the media clock thread `wcs-media` ticks
-every call), its RSS, the machine's busy share and load average, the send-time jitter of its RTP
+measured process's CPU (% of one core) and its threads' (the media clock threads `wcs-media`,
+`wcs-media-2` … tick the calls; a second one starts when the first is busy, up to one per CPU), its RSS, the machine's busy share and load average, the send-time jitter of its RTP
 (bench_capture), and what the far ends received and decoded (`Peer.check`) are taken.
 
 The cost of each added call is fitted only on the rows the machine carried (`carried`).
 """
+import os
 import time
 
 import bench_peer
@@ -28,7 +29,9 @@ SETTLE = 2.0
 CARRIED_SENT_SHARE = 0.98
 CARRIED_MACHINE_BUSY = 90.0
 KEPT_PACE_LATE_SHARE = 0.05
-CLOCK_THREAD = "wcs-media"  # AudioPipe's one media clock thread (MediaClock.shared)
+# An extra media clock thread ends 5 s after its last call (MediaClockPool.defaultIdleLinger).
+IDLE_CLOCK_WAIT = 15.0
+CLOCK_THREAD = "wcs-media"  # AudioPipe's first media clock thread; the pool's others are wcs-media-2 … (MediaClockPool)
 
 
 def _measure(pid, other_pids, seconds, peer):
@@ -45,9 +48,30 @@ def _measure(pid, other_pids, seconds, peer):
             "far_end": peer.check()}
 
 
-def agent_series(rig, agent, peer, counts, seconds):
-    """Rows for the agent: [{calls, cpu, rss, machine_busy, load, send, peer_cpu}]."""
+def thread_names(pid):
+    """The names of `pid`'s threads now."""
+    names = []
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                names.append(f.read().strip())
+        except OSError:
+            pass
+    return names
+
+
+def _clock_names(names):
+    return sorted(n for n in names if n == CLOCK_THREAD or n.startswith(CLOCK_THREAD + "-"))
+
+
+def agent_series(rig, agent, peer, counts, seconds, threads=None):
+    """Rows for the agent: [{calls, cpu, rss, machine_busy, load, send, peer_cpu}]. With a dict as
+    `threads`, also the agent's thread count before the first call, at the biggest row, and once the
+    calls have ended and the extra media clock threads had time to end (`IDLE_CLOCK_WAIT`)."""
     rows, calls = [], []
+    if threads is not None:
+        threads["before_names"] = sorted(thread_names(agent.proc.pid))
+        threads["before"] = len(threads["before_names"])
     try:
         for count in counts:
             try:
@@ -63,11 +87,20 @@ def agent_series(rig, agent, peer, counts, seconds):
             row["calls"] = count
             row["live"] = sum(len(rig.control("GET", f"/calls?login={agent.login}&state={state}"))
                               for state in ("established", "held"))
+            row["thread_names"] = sorted(thread_names(agent.proc.pid))
+            row["threads"] = len(row["thread_names"])
             rows.append(row)
     finally:
         for pid, call_id in calls:
             rig.control("POST", "/hangup", {"callId": call_id})
             peer.close(pid)
+    if threads is not None:
+        deadline = time.monotonic() + IDLE_CLOCK_WAIT
+        while len(_clock_names(thread_names(agent.proc.pid))) > 1 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        names = thread_names(agent.proc.pid)
+        threads.update({"after": len(names), "after_names": sorted(names), "clock_threads_after": _clock_names(names),
+                        "biggest_row": max((r.get("threads", 0) for r in rows), default=0)})
     return rows
 
 
@@ -121,15 +154,24 @@ def _slope(rows, value):
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / var if var else None
 
 
+def clock_threads(row):
+    """{name: CPU %} of the measured process's media clock threads that ran in `row`, in start order."""
+    threads = row.get("threads_cpu", {})
+    names = [n for n in threads if n == CLOCK_THREAD or (n.startswith(CLOCK_THREAD + "-") and n[len(CLOCK_THREAD) + 1:].isdigit())]
+    return {n: threads[n] for n in sorted(names, key=lambda n: int(n.rsplit("-", 1)[1]) if n != CLOCK_THREAD else 1)}
+
+
 def _clock_cpu(row):
-    return row.get("threads_cpu", {}).get(CLOCK_THREAD, 0.0)
+    """The busiest media clock thread's CPU % in `row` (the one that fills first)."""
+    return max(clock_threads(row).values(), default=0.0)
 
 
 def added_call_fit(rows):
     """Least-squares slope of CPU over the number of calls (% of a core per added call) on the rows
     the machine carried; when fewer than two were (a busy machine), on the rows where the process
-    kept pace, and `basis` says so. Also the media clock thread's slope on the same rows and the
-    call count at which that one thread would be 100 % busy, and the slope over all rows.
+    kept pace, and `basis` says so. Also the media clock thread's slope on those of the same rows
+    with one clock thread and the call count at which that one thread would be 100 % busy, and the
+    slope over all rows.
     Marks the rows used (`row["fit"]`)."""
     ran = [r for r in rows if "error" not in r]
     fitted, basis = [r for r in ran if carried(r)], "carried"
@@ -139,7 +181,7 @@ def added_call_fit(rows):
         fitted = []
     for row in rows:
         row["fit"] = row in fitted
-    clock = _slope(fitted, _clock_cpu)
+    clock = _slope([r for r in fitted if len(clock_threads(r)) <= 1], _clock_cpu)
     return {"slope": _slope(fitted, lambda r: r["cpu"]), "rows": [r["calls"] for r in fitted], "basis": basis,
             "clock_thread_slope": clock, "clock_thread_saturates_at": 100 / clock if clock and clock > 0 else None,
             "slope_all_rows": _slope(ran, lambda r: r["cpu"]),
@@ -153,7 +195,6 @@ def main():
     far ends encode and decode every frame (the bench before 2026-12-01's fourth session)."""
     import argparse
     import json
-    import os
 
     from bench_rig import ROOT, Agent, Rig
     from bench_table import far_end_note, fit_note, scaling_table
@@ -163,20 +204,27 @@ def main():
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--full-peer", action="store_true")
     parser.add_argument("--floor", type=float, default=None, help="Opus floor in %% of a core for the × floor column")
+    parser.add_argument("--max-clocks", type=int, default=None,
+                        help="WCS_MEDIA_CLOCKS for the agent: at most N media clock threads (1: the single clock of before)")
     args = parser.parse_args()
+    if args.max_clocks is not None:
+        os.environ["WCS_MEDIA_CLOCKS"] = str(args.max_clocks)
     rig = Rig(["1001"])
     try:
         agent = Agent(rig, "1001")
         peer = bench_peer.Peer(rig.procs, os.path.join(rig.work, "peer.log"), cheap=not args.full_peer)
-        rows = agent_series(rig, agent, peer, [int(c) for c in args.counts.split(",")], args.seconds)
+        threads = {}
+        rows = agent_series(rig, agent, peer, [int(c) for c in args.counts.split(",")], args.seconds, threads)
     finally:
         rig.stop()
     fit = added_call_fit(rows)
     print(scaling_table(rows, "agent", "CPU % peer / emulator", args.floor))
     print(far_end_note(rows))
     print(fit_note(fit))
+    print(f"Agent threads: {threads['before']} before the first call, {threads['biggest_row']} at most in a row, "
+          f"{threads['after']} after the calls ended (media clock threads left: {', '.join(threads['clock_threads_after']) or 'none'}).")
     with open(os.path.join(ROOT, ".build/bench-scaling.json"), "w") as f:
-        json.dump({"rows": rows, "fit": fit, "full_peer": args.full_peer}, f, indent=1, default=str)
+        json.dump({"rows": rows, "fit": fit, "full_peer": args.full_peer, "threads": threads}, f, indent=1, default=str)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Formats `make bench` results: the issue-9 table (goal, measured, ratio) and the scaling table."""
 from bench_proc import percentile
-from bench_scaling import CLOCK_THREAD
+from bench_scaling import clock_threads
 
 
 def _num(value, digits=1):
@@ -14,11 +14,12 @@ def _pair(values, digits=1):
 
 
 def _wake_text(figures, key):
-    """p50 / p95 of a wake figure; push → resumed (the agent's own `time_us`) adds the figure at the
-    bench (the event's arrival through `wcs-agent events`), the definition before 2026-12-01."""
+    """p50 / p95 of a wake figure; push → resumed and push → first audio (the agent's own `time_us`)
+    add the figure at the bench (the event's arrival through `wcs-agent events`), the definitions
+    before 2026-12-01 (resumed) and 2026-12-02 (first audio)."""
     text = _pair(figures[key])
-    if key == "push_to_resumed" and figures.get("push_to_resumed_relay"):
-        text += f" (at the bench {_pair(figures['push_to_resumed_relay'])})"
+    if key in ("push_to_resumed", "push_to_first_audio") and figures.get(f"{key}_relay"):
+        text += f" (at the bench {_pair(figures[key + '_relay'])})"
     return text
 
 
@@ -100,8 +101,9 @@ def main_rows(r):
         add("64 calls in one process", big_goal, big["error"][:60], ("–", "no"), floor_text=f"64 × floor = {64 * floor:.1f}")
     elif big:
         late = big["send"].get("late")
-        clock = big.get("threads_cpu", {}).get(CLOCK_THREAD)
-        text = (f"{who}: {big['cpu']:.1f} % CPU" + (f" (clock thread {clock:.0f} %)" if clock is not None else "")
+        clocks = clock_threads(big)
+        text = (f"{who}: {big['cpu']:.1f} % CPU"
+                + (f" (clock threads {' + '.join(f'{v:.0f}' for v in clocks.values())} %)" if clocks else "")
                 + f", {big['rss']:.0f} MB, {late if late is not None else '?'} late, machine {big['machine_busy']:.0f} % busy")
         meets = "yes" if big["cpu"] <= 100 and late == 0 else "no"
         add("64 calls in one process", big_goal, text, (f"{big['cpu'] / 100:.2f}", meets),
@@ -140,19 +142,20 @@ def scaling_table(rows, who, others_label, floor=None):
     out = []
     for row in rows:
         if "error" in row:
-            out.append((row["calls"], row["error"][:70], *[""] * 11))
+            out.append((row["calls"], row["error"][:70], *[""] * 12))
             continue
         send = row["send"]
         late = "–" if "error" in send else f"{send['late']} / {send['packets']}"
         due = f"{send['packets']} / {int(row['calls'] * 50 * row['seconds'])}" if "error" not in send else "–"
         jitter = "–" if "error" in send else _num(send["jitter_p99_ms"], 2)
         others = " / ".join(f"{v:.1f}" for v in row["others_cpu"].values())
-        clock = row.get("threads_cpu", {}).get(CLOCK_THREAD)
+        clocks = clock_threads(row)
         out.append((row["calls"], _num(row["cpu"], 1), _num(row["cpu"] / row["calls"], 2),
-                    _per_floor(row["cpu"], row["calls"] * floor if floor else None), _num(clock, 1), _num(row["rss"]),
+                    _per_floor(row["cpu"], row["calls"] * floor if floor else None), len(clocks) or "–",
+                    " + ".join(f"{v:.1f}" for v in clocks.values()) or "–", _num(row["rss"]),
                     due, jitter, late, others, f"{row['machine_busy']:.0f} %", f"{row['load']:.1f}",
                     "yes" if row.get("fit") else "no"))
-    return render(("calls", f"{who} CPU %", "per call", "× floor", "clock thread %", "RSS MB", "RTP sent / due",
+    return render(("calls", f"{who} CPU %", "per call", "× floor", "clock threads", "clock thread %", "RSS MB", "RTP sent / due",
                    "send jitter p99 ms", "late / sent", others_label, "machine busy", "load avg", "fit"), out)
 
 
@@ -171,7 +174,7 @@ def far_end_note(rows):
 
 
 def fit_note(fit):
-    """How the cost of each added call was fitted, and where the one media clock thread fills up."""
+    """How the cost of each added call was fitted, and where one media clock thread fills up."""
     if not fit:
         return ""
     if fit["slope"] is None:
@@ -182,6 +185,7 @@ def fit_note(fit):
     text = (f"Cost of each added call: {_num(fit['slope'], 2)} % of a core, fitted on the rows marked fit, {which} "
             f"({fit['rule']}); over all rows that ran: {_num(fit['slope_all_rows'], 2)}.")
     if fit.get("clock_thread_slope"):
-        text += (f"\nMedia clock thread ({CLOCK_THREAD}, one for all calls): {fit['clock_thread_slope']:.2f} % of a core per "
-                 f"added call on the same rows, so it is 100 % busy at about {fit['clock_thread_saturates_at']:.0f} calls.")
+        text += (f"\nBusiest media clock thread: {fit['clock_thread_slope']:.2f} % of a core per added call on the same rows, "
+                 f"so one clock thread alone would be 100 % busy at about {fit['clock_thread_saturates_at']:.0f} calls; "
+                 "the agent starts another one when the first is busy, up to one per CPU (MediaClockPool).")
     return text

@@ -4,9 +4,10 @@ import Glibc
 import MainLoop
 import Synchronization
 
-/// The 20 ms media work of one call, ticked by the process-wide `MediaClock` (one thread for all
-/// calls; the first tick runs as soon as the engine starts, so the first frame goes out right
-/// after DTLS).
+/// The 20 ms media work of one call, ticked by a `MediaClock` (one thread for many calls; the
+/// pool of the call's configuration places the call on a clock with room when the engine is made,
+/// and it stays there; the first tick runs as soon as the engine starts, so the first frame goes
+/// out right after DTLS).
 ///
 /// Each tick: pull one frame from the source (always, so a live source keeps pace; silence when
 /// muted), encode, packetize, SRTP-protect and send it, or send the tick's RFC 4733 packets
@@ -96,14 +97,14 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
     private var playout: CallPlayout
     private var reportedFailures = Set<String>()
 
-    /// An engine for `setup`, protecting with `srtp` and receiving with `receiver`; the thread
-    /// starts with `start()`.
+    /// An engine for `setup`, protecting with `srtp` and receiving with `receiver`, ticked by
+    /// `clock` or else the clock its configuration's pool places it on; it joins with `start()`.
     init(setup: Setup, srtp: sending SRTPSender, receiver: sending CallMediaReceiver,
-         clock: MediaClock = .shared) throws(CallMediaError) {
+         clock: MediaClock? = nil) throws(CallMediaError) {
         self.setup = setup
         self.srtp = srtp
         self.receiver = receiver
-        self.clock = clock
+        self.clock = clock ?? setup.configuration.mediaClocks.clockForNewCall()
         codecs = try CallCodecSet(codec: setup.codec, configuration: setup.configuration)
         do {
             packetizer = try RTPPacketizer(payloadType: codecs.codec.payloadType, clockRate: codecs.codec.clockRate,
@@ -117,7 +118,7 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
         playout = CallPlayout(codecs: codecs, receive: setup.receive)
     }
 
-    /// Joins the media clock (thread `wcs-media`): the first tick runs at once, and the first
+    /// Joins the media clock (thread `wcs-media` or `wcs-media-N`): the first tick runs at once, and the first
     /// received audio packet is played as soon as it arrives. Does nothing after a first
     /// `start()` or after `stop()`.
     func start() {

@@ -40,6 +40,8 @@ public struct CallMediaConfiguration: Sendable {
     /// Only for wcs-bench-peer's cheap far ends (`CallMediaBenchmark.CheapCodecs`): Opus replayed
     /// from pre-encoded frames and decoded one packet in N. Nil, the real codecs, everywhere else.
     public var benchmarkCodecs: CallMediaBenchmark.CheapCodecs?
+    /// The media clocks the call's engine is placed on: the process's pool, or a test's own.
+    var mediaClocks = MediaClockPool.shared
 
     /// A configuration; `ice` defaults to libnice's interface enumeration with no STUN/TURN.
     public init(ice: ICEConfiguration = ICEConfiguration(controlling: false), includeCandidates: Bool = true,

@@ -4,8 +4,9 @@ import MainLoop
 import Glibc
 #endif
 
-/// The one 20 ms media clock of the process: a single thread (`wcs-media`) ticks every running
-/// call, instead of one audio thread per call. Deadlines are absolute `CLOCK_MONOTONIC` times
+/// A 20 ms media clock: one thread (`wcs-media`, `wcs-media-2` … see `MediaClockPool`, which
+/// makes the clocks and places each call on one) ticks every call placed on it, instead of one
+/// audio thread per call. Deadlines are absolute `CLOCK_MONOTONIC` times
 /// (start + n x period, no drift); the thread sleeps on a condition variable bound to that clock,
 /// so a newly registered call is woken at once and gets its first tick (its first frame goes out
 /// right after DTLS) without waiting for the next shared deadline.
@@ -21,7 +22,11 @@ import Glibc
 ///
 /// A round that runs late is followed by the next ones back to back until the clock is caught
 /// up; more than `maximumCatchUp` periods behind, the missed periods are skipped and reported to
-/// each tick as `skipped`. With no call registered the thread waits without a timeout.
+/// each tick as `skipped`. With no call registered the thread waits without a timeout, or, with an
+/// `idleLinger`, ends once it has had no call for that long (a later `register` starts it again).
+///
+/// Each periodic round (drain and ticks) is timed for the pool's placement (`MediaClockMeter`,
+/// read through `load`).
 ///
 /// Runs on: the clock thread calls every tick; `register` and `unregister` are safe from any
 /// thread. A class because it owns the thread and the pthread mutex and condition variable.
@@ -43,16 +48,16 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
         }
     }
 
-    /// The clock every call uses.
-    static let shared = MediaClock(name: "wcs-media")
-
     /// The period in nanoseconds (20 ms).
     let periodNanoseconds: Int
     /// Periods the clock may fall behind before it skips instead of catching up.
     let maximumCatchUp: Int
     /// The context this clock's thread drains before each periodic round.
     let receiveContext = MediaReceiveContext()
-    private let name: String
+    /// The thread's name.
+    let name: String
+    /// Nanoseconds without a call after which the thread ends; nil: it stays.
+    private let idleLinger: Int?
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
@@ -61,9 +66,14 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
     private var running: Registration?
     private var threadStarted = false
     private var clockThread: pthread_t?
+    private var meter: MediaClockMeter
 
-    init(name: String, periodNanoseconds: Int = 20_000_000, maximumCatchUp: Int = 10) {
+    /// A clock whose thread `name` starts with the first `register`; with `idleLinger` (ns) the
+    /// thread ends after that long without a call.
+    init(name: String, periodNanoseconds: Int = 20_000_000, maximumCatchUp: Int = 10, idleLinger: Int? = nil) {
         self.name = name
+        self.idleLinger = idleLinger
+        meter = MediaClockMeter(periodNanoseconds: periodNanoseconds)
         self.periodNanoseconds = periodNanoseconds
         self.maximumCatchUp = maximumCatchUp
         pthread_mutex_init(mutex, nil)
@@ -116,16 +126,38 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
     /// Calls registered (for tests and the scaling figures).
     var registeredCount: Int { locked { registrations.count } }
 
+    /// What the rounds measured, and the calls registered now.
+    var load: MediaClockLoad {
+        locked {
+            MediaClockLoad(calls: registrations.count, perCallNanoseconds: meter.perCallNanoseconds,
+                           busyFraction: meter.busyFraction, periodNanoseconds: periodNanoseconds)
+        }
+    }
+
+    /// Whether the clock's thread runs (it starts with a call; with an `idleLinger` it ends).
+    var hasThread: Bool { locked { threadStarted } }
+
     private func run() {
         locked { clockThread = pthread_self() }
         var deadline = Self.now() + periodNanoseconds
+        var idleSince: Int?
         pthread_mutex_lock(mutex)
         while true {
             if registrations.isEmpty {
-                pthread_cond_wait(condition, mutex)
+                let since = idleSince ?? Self.now()
+                if idleSince == nil { meter.idle() }
+                idleSince = since
+                if !waitForACall(idleSince: since) {
+                    Log.info("audio", "media clock \(name) ended (no call for \((idleLinger ?? 0) / 1_000_000) ms)")
+                    threadStarted = false
+                    clockThread = nil
+                    pthread_mutex_unlock(mutex)
+                    return
+                }
                 deadline = Self.now() + periodNanoseconds  // the first ticks run at once, below
                 continue
             }
+            idleSince = nil
             let fresh = registrations.filter(\.needsFirstTick)
             if !fresh.isEmpty {
                 for registration in fresh { registration.needsFirstTick = false }
@@ -154,9 +186,25 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
             pthread_mutex_unlock(mutex)
             receiveContext.drain()
             pthread_mutex_lock(mutex)
+            let calls = registrations.count
             runRound(registrations, .tick(skipped: skipped), now: now)
+            meter.record(roundNanoseconds: Self.now() - now, calls: calls)
             deadline += periodNanoseconds
         }
+    }
+
+    /// Waits (mutex held) for a call or another wake-up; false when the thread should end: it has
+    /// had no call for `idleLinger` since `idleSince`.
+    private func waitForACall(idleSince: Int) -> Bool {
+        guard let idleLinger else {
+            pthread_cond_wait(condition, mutex)
+            return true
+        }
+        let end = idleSince + idleLinger
+        if Self.now() >= end { return false }
+        var wake = timespec(tv_sec: end / 1_000_000_000, tv_nsec: end % 1_000_000_000)
+        pthread_cond_timedwait(condition, mutex, &wake)
+        return true
     }
 
     /// What a round runs for each of its registrations.
