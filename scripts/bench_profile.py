@@ -12,6 +12,9 @@ over one window of `--seconds`:
   raw_syscalls:sys_enter; needs root or perf_event_paranoid <= 1), with the RTP packets per
   second both ways, so the figure per packet can be read off;
 - with --record, a `perf record -g` profile of the agent: the top shared objects and symbols.
+- how many RTP packets the calls sent straight on the selected pair's socket (`packets_sent_direct`);
+  WCS_AGENT_TEST_SEND_THROUGH_LIBNICE=1 (and WCS_AGENT_TEST_RECEIVE_ON_LOOP=1) in the environment
+  measure one binary the old way, for interleaved A/B runs.
 With --first-audio N it runs N of the bench's wake tries instead (the emulator's aiortc leg calls
 the sleeping agent) and prints offer -> first decoded audio (the agent's own `latency_ms`): median,
 min and max. Prints one block per count and writes .build/bench-profile.json. Runs on 127.0.0.1 only.
@@ -126,6 +129,9 @@ def measure(rig, agent, peer, count, calls, seconds, record, names):
     receive_names = ("recvmsg", "recvfrom", "recvmmsg", "read", "write", "poll", "ppoll")
     row["receive_syscalls_per_received_packet"] = round(
         sum(n for name, n in by_name.items() if name in receive_names) / seconds / (50 * count), 2)
+    stats = [call.get("stats") or {} for call in agent.status().get("calls", [])]
+    row["packets_sent"] = sum(int(st.get("packets_sent", 0)) for st in stats)
+    row["packets_sent_direct"] = sum(int(st.get("packets_sent_direct", 0)) for st in stats)
     if record:
         row["profile"] = cpu_profile(agent.proc.pid, seconds)
     return row
@@ -138,6 +144,8 @@ def print_row(row):
     print(f"syscalls {row['syscalls_total_per_s']}/s = {row['syscalls_per_packet']} per RTP packet (50/s each way per call); "
           f"context switches {row['context_switches_per_s']}/s; "
           f"receive side (recvmsg, read, write, poll) {row['receive_syscalls_per_received_packet']} per received packet")
+    print(f"sent straight on the selected socket: {row['packets_sent_direct']} RTP+RTCP datagrams, for {row['packets_sent']} "
+          "RTP packets sent in all (WCS_AGENT_TEST_SEND_THROUGH_LIBNICE=1 sends all through libnice)")
     print("threads CPU %:", ", ".join(f"{k} {v}" for k, v in sorted(row["threads_cpu"].items(), key=lambda kv: -kv[1]) if v))
     print("syscalls/s by thread:", ", ".join(f"{k} {v}" for k, v in row["syscalls_per_s"].items()))
     print("syscalls/s by name:", ", ".join(f"{k} {v}" for k, v in row["syscall_names_per_s"].items()))

@@ -14,6 +14,7 @@ measured process's CPU (% of one core) and its threads' (the media clock threads
 
 The cost of each added call is fitted only on the rows the machine carried (`carried`).
 """
+import os
 import time
 
 import bench_peer
@@ -28,6 +29,8 @@ SETTLE = 2.0
 CARRIED_SENT_SHARE = 0.98
 CARRIED_MACHINE_BUSY = 90.0
 KEPT_PACE_LATE_SHARE = 0.05
+# An extra media clock thread ends 5 s after its last call (MediaClockPool.defaultIdleLinger).
+IDLE_CLOCK_WAIT = 15.0
 CLOCK_THREAD = "wcs-media"  # AudioPipe's first media clock thread; the pool's others are wcs-media-2 … (MediaClockPool)
 
 
@@ -45,9 +48,30 @@ def _measure(pid, other_pids, seconds, peer):
             "far_end": peer.check()}
 
 
-def agent_series(rig, agent, peer, counts, seconds):
-    """Rows for the agent: [{calls, cpu, rss, machine_busy, load, send, peer_cpu}]."""
+def thread_names(pid):
+    """The names of `pid`'s threads now."""
+    names = []
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                names.append(f.read().strip())
+        except OSError:
+            pass
+    return names
+
+
+def _clock_names(names):
+    return sorted(n for n in names if n == CLOCK_THREAD or n.startswith(CLOCK_THREAD + "-"))
+
+
+def agent_series(rig, agent, peer, counts, seconds, threads=None):
+    """Rows for the agent: [{calls, cpu, rss, machine_busy, load, send, peer_cpu}]. With a dict as
+    `threads`, also the agent's thread count before the first call, at the biggest row, and once the
+    calls have ended and the extra media clock threads had time to end (`IDLE_CLOCK_WAIT`)."""
     rows, calls = [], []
+    if threads is not None:
+        threads["before_names"] = sorted(thread_names(agent.proc.pid))
+        threads["before"] = len(threads["before_names"])
     try:
         for count in counts:
             try:
@@ -63,11 +87,20 @@ def agent_series(rig, agent, peer, counts, seconds):
             row["calls"] = count
             row["live"] = sum(len(rig.control("GET", f"/calls?login={agent.login}&state={state}"))
                               for state in ("established", "held"))
+            row["thread_names"] = sorted(thread_names(agent.proc.pid))
+            row["threads"] = len(row["thread_names"])
             rows.append(row)
     finally:
         for pid, call_id in calls:
             rig.control("POST", "/hangup", {"callId": call_id})
             peer.close(pid)
+    if threads is not None:
+        deadline = time.monotonic() + IDLE_CLOCK_WAIT
+        while len(_clock_names(thread_names(agent.proc.pid))) > 1 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        names = thread_names(agent.proc.pid)
+        threads.update({"after": len(names), "after_names": sorted(names), "clock_threads_after": _clock_names(names),
+                        "biggest_row": max((r.get("threads", 0) for r in rows), default=0)})
     return rows
 
 
@@ -162,7 +195,6 @@ def main():
     far ends encode and decode every frame (the bench before 2026-12-01's fourth session)."""
     import argparse
     import json
-    import os
 
     from bench_rig import ROOT, Agent, Rig
     from bench_table import far_end_note, fit_note, scaling_table
@@ -181,15 +213,18 @@ def main():
     try:
         agent = Agent(rig, "1001")
         peer = bench_peer.Peer(rig.procs, os.path.join(rig.work, "peer.log"), cheap=not args.full_peer)
-        rows = agent_series(rig, agent, peer, [int(c) for c in args.counts.split(",")], args.seconds)
+        threads = {}
+        rows = agent_series(rig, agent, peer, [int(c) for c in args.counts.split(",")], args.seconds, threads)
     finally:
         rig.stop()
     fit = added_call_fit(rows)
     print(scaling_table(rows, "agent", "CPU % peer / emulator", args.floor))
     print(far_end_note(rows))
     print(fit_note(fit))
+    print(f"Agent threads: {threads['before']} before the first call, {threads['biggest_row']} at most in a row, "
+          f"{threads['after']} after the calls ended (media clock threads left: {', '.join(threads['clock_threads_after']) or 'none'}).")
     with open(os.path.join(ROOT, ".build/bench-scaling.json"), "w") as f:
-        json.dump({"rows": rows, "fit": fit, "full_peer": args.full_peer}, f, indent=1, default=str)
+        json.dump({"rows": rows, "fit": fit, "full_peer": args.full_peer, "threads": threads}, f, indent=1, default=str)
 
 
 if __name__ == "__main__":

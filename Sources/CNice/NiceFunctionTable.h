@@ -30,6 +30,11 @@
       (agent, stream_id, component_id, candidates)) \
     X(gint, nice_agent_send, (NiceAgent *agent, guint stream_id, guint component_id, guint len, const gchar *buf), \
       (agent, stream_id, component_id, len, buf)) \
+    X(gboolean, nice_agent_get_selected_pair, \
+      (NiceAgent *agent, guint stream_id, guint component_id, NiceCandidate **local, NiceCandidate **remote), \
+      (agent, stream_id, component_id, local, remote)) \
+    X(GSocket *, nice_agent_get_selected_socket, (NiceAgent *agent, guint stream_id, guint component_id), \
+      (agent, stream_id, component_id)) \
     X(GSList *, nice_agent_get_local_candidates, (NiceAgent *agent, guint stream_id, guint component_id), \
       (agent, stream_id, component_id)) \
     X(gboolean, nice_agent_attach_recv, \
@@ -49,10 +54,12 @@
       (agent, callback, callback_data)) \
     X(nice_address_init, (NiceAddress *addr), (addr)) \
     X(nice_address_to_string, (const NiceAddress *addr, gchar *dst), (addr, dst)) \
+    X(nice_address_copy_to_sockaddr, (const NiceAddress *addr, struct sockaddr *sin), (addr, sin)) \
     X(nice_candidate_free, (NiceCandidate *candidate), (candidate))
 
-/* X(name): GObject functions the wrappers use, found through libnice's dependencies. */
+/* X(name): GObject (and GIO) functions the wrappers use, found through libnice's dependencies. */
 #define CNICE_GOBJECT_FUNCTIONS(X) \
+    X(g_socket_get_fd) \
     X(g_signal_connect_data) \
     X(g_signal_handler_disconnect) \
     X(g_object_set) \

@@ -1,12 +1,14 @@
 import FoundationEssentials
 
-/// A JSON value that is `Sendable`, `Equatable` and `Codable`.
+/// A JSON value that is `Sendable`, `Equatable` and `Codable` (JSONValue+Codable.swift).
 ///
 /// In its own module with FoundationEssentials only (no ICU, no Foundation), so the lean `wcs-agent`
 /// front and the control protocol (AgentControl) carry the same value as the signaling (WCSSession).
 ///
 /// The WCS protocol is loosely typed (fields may be absent, `null`, a string or a number), so
 /// messages are first decoded into `JSONValue` and then read tolerantly into typed values.
+/// Text goes in and out through `JSONParser` and `JSONWriter`, not Codable: JSONDecoder's first
+/// use was a large share of the lean front's start, and it ran on every message in the daemon.
 public enum JSONValue: Sendable, Equatable, Hashable {
     case null
     case bool(Bool)
@@ -70,71 +72,35 @@ public enum JSONValue: Sendable, Equatable, Hashable {
     /// `true` for `.null`.
     public var isNull: Bool { self == .null }
 
-    /// Parses UTF-8 JSON text. Throws `JSONValue.ParseError` on malformed input.
+    /// Parses UTF-8 JSON text. Throws `JSONValue.ParseError` on malformed input (`JSONParser` says
+    /// what is accepted).
     public static func parse(_ text: String) throws -> JSONValue {
-        try parse(Data(text.utf8))
+        var text = text
+        return try text.withUTF8 { try parse($0) }
     }
 
     /// Parses UTF-8 JSON data. Throws `JSONValue.ParseError` on malformed input.
     public static func parse(_ data: Data) throws -> JSONValue {
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch {
-            throw ParseError(description: "malformed JSON: \(Self.reason(error))")
-        }
+        try data.withUnsafeBytes { try parse($0.bindMemory(to: UInt8.self)) }
     }
 
-    /// Why a decoding failed, in words (FoundationEssentials has no `localizedDescription`).
-    private static func reason(_ error: Error) -> String {
-        guard case .dataCorrupted(let context)? = error as? DecodingError else { return "\(error)" }
-        return context.debugDescription
+    /// Parses UTF-8 JSON bytes. Throws `JSONValue.ParseError` on malformed input.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
+        var parser = JSONParser(bytes)
+        return try parser.parseDocument()
     }
 
-    /// Compact JSON text with sorted keys (stable output for logs and tests).
+    /// Compact JSON text with sorted keys (stable output for logs and tests; `JSONWriter` gives
+    /// the exact form). `"null"` for a value holding a NaN or an infinity.
     public func serialized() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "null" }
-        return String(decoding: data, as: UTF8.self)
+        var writer = JSONWriter()
+        guard writer.write(self) else { return "null" }
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     /// The error thrown for text that is not JSON.
     public struct ParseError: Error, CustomStringConvertible, Sendable {
         public let description: String
-    }
-}
-
-extension JSONValue: Codable {
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let b = try? container.decode(Bool.self) {
-            self = .bool(b)
-        } else if let n = try? container.decode(Double.self) {
-            self = .number(n)
-        } else if let s = try? container.decode(String.self) {
-            self = .string(s)
-        } else if let a = try? container.decode([JSONValue].self) {
-            self = .array(a)
-        } else if let o = try? container.decode([String: JSONValue].self) {
-            self = .object(o)
-        } else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a JSON value")
-        }
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let b): try container.encode(b)
-        case .number(let n):
-            if n.rounded() == n && abs(n) < 9e15 { try container.encode(Int64(n)) } else { try container.encode(n) }
-        case .string(let s): try container.encode(s)
-        case .array(let a): try container.encode(a)
-        case .object(let o): try container.encode(o)
-        }
     }
 }
 

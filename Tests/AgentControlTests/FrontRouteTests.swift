@@ -31,6 +31,21 @@ import Testing
         }
     }
 
+    /// The front routes by `ControlVerbs.named`, which builds one verb: it must find every verb of the
+    /// table, under its own name, and nothing else.
+    @Test func oneVerbIsBuiltByNameAsTheTableHasIt() {
+        #expect(ControlVerbs.all.count == ControlVerbs.names.count)
+        #expect(Set(ControlVerbs.names).count == ControlVerbs.names.count)
+        for name in ControlVerbs.names {
+            let verb = ControlVerbs.named(name)
+            #expect(verb?.name == name, "\(name)")
+            #expect(verb?.usage == ControlVerbs.byName[name]?.usage && verb?.isCommand == ControlVerbs.byName[name]?.isCommand)
+        }
+        for unknown in ["", "Status", "status ", "subscribe", "events", "fly"] {
+            #expect(ControlVerbs.named(unknown) == nil, "\(unknown)")
+        }
+    }
+
     @Test func theFullBinaryIsLookedForNextToTheFrontThenInThePackage() {
         #expect(FullBinary.candidates(frontPath: "/repo/.build/debug/wcs-agent", environment: [:])
                 == ["/repo/.build/debug/wcs-agentd", "/usr/lib/wcs-agent/wcs-agentd"])

@@ -29,6 +29,9 @@ import TestSupport
         try h.waitFor("audio at the emulator through the relay", timeout: 30) {
             (try h.emulator.control.call(id)?.media?.packetsReceived ?? 0) > 100
         }
+        // A relayed pair has no socket of its own to send on: every packet goes through libnice.
+        let stats = try #require(try h.status()["calls"]?[0]?["stats"])
+        #expect((stats["packets_sent"]?.intValue ?? 0) > 50 && stats["packets_sent_direct"]?.intValue == 0, "\(stats)")
         #expect(try h.cli(["hangup", "--socket", h.socketPath]).code == 0)
         try h.waitFor("the call record") { try CallRecordStore(directory: h.stateDir).read().contains { $0.callId == id } }
         let record = try #require(try CallRecordStore(directory: h.stateDir).read().first { $0.callId == id })

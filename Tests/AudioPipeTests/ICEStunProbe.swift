@@ -60,7 +60,7 @@ final class ICEStunProbe {
         }
     }
 
-    private static func loopback(port: Int) -> sockaddr_in {
+    static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -69,21 +69,21 @@ final class ICEStunProbe {
     }
 
     /// Appends one attribute, padded to 4 bytes, and updates the header's length.
-    private static func append(_ message: inout [UInt8], type: UInt16, value: [UInt8]) {
+    static func append(_ message: inout [UInt8], type: UInt16, value: [UInt8]) {
         message += [UInt8(type >> 8), UInt8(type & 0xFF), UInt8(value.count >> 8), UInt8(value.count & 0xFF)] + value
         message += [UInt8](repeating: 0, count: (4 - value.count % 4) % 4)
         setLength(&message, adding: 0)
     }
 
     /// Sets the header's length to the attributes so far plus `adding` bytes still to come.
-    private static func setLength(_ message: inout [UInt8], adding: Int) {
+    static func setLength(_ message: inout [UInt8], adding: Int) {
         let length = message.count - 20 + adding
         message[2] = UInt8(length >> 8)
         message[3] = UInt8(length & 0xFF)
     }
 
     /// CRC-32 (ISO 3309, as FINGERPRINT uses).
-    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)

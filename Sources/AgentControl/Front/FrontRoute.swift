@@ -2,7 +2,7 @@
 /// full binary (`FullBinary`). Pure; decided from the arguments alone.
 ///
 /// The front keeps to what a push handler or a script runs often and what needs nothing but the
-/// control socket: `--version`, the client verbs of `ControlVerbs.all` (`status --all` too) and
+/// control socket: `--version`, the client verbs of `ControlVerbs.names` (`status --all` too) and
 /// `events`. Everything else — `run`, `prompt`, `doctor`, `history`, `--help` of anything, an
 /// unknown verb — goes to the full binary, which prints and exits exactly as it always did.
 public enum FrontRoute: Equatable, Sendable {
@@ -26,7 +26,7 @@ public enum FrontRoute: Equatable, Sendable {
             self = .version
         } else if rest.contains("--help") || rest.contains("-h") {
             self = .fullBinary
-        } else if let entry = ControlVerbs.byName[verb], entry.isCommand {
+        } else if let entry = ControlVerbs.named(verb), entry.isCommand {
             self = .client(verb: verb, arguments: rest)
         } else if verb == "events" {
             self = .events(arguments: rest)

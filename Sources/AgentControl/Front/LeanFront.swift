@@ -10,7 +10,7 @@ public enum LeanFront {
             print(FrontRoute.versionLine)
             return ExitCode.ok.rawValue
         case .client(let verb, let arguments):
-            guard let entry = ControlVerbs.byName[verb] else { return ExitCode.usage.rawValue }
+            guard let entry = ControlVerbs.named(verb) else { return ExitCode.usage.rawValue }
             return ClientCommands.run(entry, arguments)
         case .events(let arguments):
             return ClientCommands.events(arguments)

@@ -1,21 +1,48 @@
 import WCSJSON
 
 /// The verb table: every request the daemon answers, in the order `wcs-agent --help` lists them.
-/// Adding a verb means one `ControlVerb` here (or in ControlVerbs+Calls.swift), its entry in `all`,
-/// and its handler in AgentCore's `ControlHandlers`. Values only; nothing here runs until the CLI
-/// or the dispatcher calls it.
+/// Adding a verb means one `ControlVerb` here (or in ControlVerbs+Calls.swift), its name in `names`
+/// and its case in `named(_:)`, and its handler in AgentCore's `ControlHandlers`. Values only;
+/// nothing here runs until the CLI or the dispatcher calls it.
 public enum ControlVerbs {
-    /// Every verb, as the CLI sees them (the daemon's `ControlHandlers` has one handler for each).
-    public static let all: [AnyControlVerb] = [
-        AnyControlVerb(hello), AnyControlVerb(status), AnyControlVerb(reconnect), AnyControlVerb(Self.sleep),
-        AnyControlVerb(reload), AnyControlVerb(answer), AnyControlVerb(decline), AnyControlVerb(hangup),
-        AnyControlVerb(call), AnyControlVerb(hold), AnyControlVerb(resume), AnyControlVerb(mute),
-        AnyControlVerb(unmute), AnyControlVerb(dtmf), AnyControlVerb(transfer), AnyControlVerb(calls),
-        AnyControlVerb(metrics),
+    /// Every verb's name, in table order: plain strings, so a caller that needs one verb (the lean
+    /// front routing a command line) does not build the whole table.
+    public static let names = [
+        "hello", "status", "reconnect", "sleep", "reload", "answer", "decline", "hangup", "call", "hold", "resume", "mute",
+        "unmute", "dtmf", "transfer", "calls", "metrics",
     ]
+
+    /// Every verb, as the CLI sees them (the daemon's `ControlHandlers` has one handler for each).
+    public static let all: [AnyControlVerb] = names.compactMap(named)
 
     /// The verbs by name.
     public static let byName: [String: AnyControlVerb] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+
+    /// The verb called `name`, built alone (nil for an unknown name). Each `ControlVerb` is a generic
+    /// value whose type metadata the runtime instantiates on first use: building `all` to route one
+    /// command line cost the front about a tenth of its start (issue 9), so the front asks here.
+    public static func named(_ name: String) -> AnyControlVerb? {
+        switch name {
+        case "hello": AnyControlVerb(hello)
+        case "status": AnyControlVerb(status)
+        case "reconnect": AnyControlVerb(reconnect)
+        case "sleep": AnyControlVerb(Self.sleep)
+        case "reload": AnyControlVerb(reload)
+        case "answer": AnyControlVerb(answer)
+        case "decline": AnyControlVerb(decline)
+        case "hangup": AnyControlVerb(hangup)
+        case "call": AnyControlVerb(call)
+        case "hold": AnyControlVerb(hold)
+        case "resume": AnyControlVerb(resume)
+        case "mute": AnyControlVerb(mute)
+        case "unmute": AnyControlVerb(unmute)
+        case "dtmf": AnyControlVerb(dtmf)
+        case "transfer": AnyControlVerb(transfer)
+        case "calls": AnyControlVerb(calls)
+        case "metrics": AnyControlVerb(metrics)
+        default: nil
+        }
+    }
 
     /// The handshake a client sends first (protocol only; `wcs-agent --version` shows the CLI's version).
     public static let hello = ControlVerb<HelloArguments, HelloResult>(

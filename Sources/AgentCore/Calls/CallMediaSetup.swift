@@ -87,6 +87,7 @@ extension CallManager {
     static func json(_ s: CallMediaStatistics) -> JSONValue {
         var o: [String: JSONValue] = [
             "packets_sent": .number(Double(s.packetsSent)), "packets_received": .number(Double(s.packetsReceived)),
+            "packets_sent_direct": .number(Double(s.packetsSentDirect)),
             "bytes_sent": .number(Double(s.bytesSent)), "bytes_received": .number(Double(s.bytesReceived)),
             "packets_lost": .number(Double(s.packetsLost)), "jitter_ms": .number((s.jitterMs * 10).rounded() / 10),
             "frames_decoded": .number(Double(s.framesDecoded)), "concealed_frames": .number(Double(s.concealedFrames)),

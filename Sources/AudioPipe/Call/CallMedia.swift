@@ -188,6 +188,7 @@ public final class CallMedia: Sendable {
         result.packetsSent = sent.packets
         result.bytesSent = sent.bytes
         result.rtcpSent = sent.rtcp
+        result.packetsSentDirect = ice?.directSends ?? 0
         if let snapshot = receive?.snapshot {
             result.packetsReceived = snapshot.packetsReceived
             result.bytesReceived = snapshot.bytesReceived
@@ -343,7 +344,7 @@ public final class CallMedia: Sendable {
         }
         guard let (negotiatedAudio, receive, inbox, ice) = parts else { return }
         var setup = CallAudioEngine.Setup(
-            codec: negotiatedAudio.codec, configuration: configuration, send: { [ice] datagram in ice.send(datagram) }, source: source, sink: sink,
+            codec: negotiatedAudio.codec, configuration: configuration, send: { [ice] datagram in ice.sendMedia(datagram) }, source: source, sink: sink,
             receive: receive, inbox: inbox, sendState: sendState, sends: negotiatedAudio.localDirection.sends,
             receives: negotiatedAudio.localDirection.receives, ssrc: ssrc,
             cname: cname, ntpClock: ntpClock, telephoneEventPT: negotiatedAudio.telephoneEventPT,

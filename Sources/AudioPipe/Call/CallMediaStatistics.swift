@@ -29,6 +29,10 @@ public struct CallMediaStatistics: Sendable, Equatable {
     public var remoteFractionLost: Double?
     /// RTCP compounds sent.
     public var rtcpSent = 0
+    /// Of the RTP packets and RTCP compounds sent, those put straight on the selected pair's UDP
+    /// socket (`ICEAgent.sendMedia`); the rest went through libnice (before a pair was selected,
+    /// relayed or TCP pairs).
+    public var packetsSentDirect = 0
     /// RTCP compounds received and decrypted.
     public var rtcpReceived = 0
     /// Whether the peer sent an RTCP BYE (it ended its stream).

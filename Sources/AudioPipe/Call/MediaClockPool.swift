@@ -70,7 +70,10 @@ final class MediaClockPool: Sendable {
                 let clock = MediaClock(name: number == 1 ? name : "\(name)-\(number)", periodNanoseconds: periodNanoseconds,
                                        idleLinger: number == 1 ? nil : idleLinger)
                 if number > 1 {
-                    let busy = loads.map { "\($0.calls) calls, \(Int(($0.busyFraction * 100).rounded())) % busy" }
+                    let busy = loads.map { load in
+                        "\(load.calls) calls at \(load.perCallNanoseconds.map { String(Int($0 / 1_000)) } ?? "?") µs each, "
+                            + "\(Int((load.busyFraction * 100).rounded())) % busy"
+                    }
                     Log.info("audio", "media clock \(clock.name) added (the others: \(busy.joined(separator: "; ")))")
                 }
                 clocks.append(clock)

@@ -16,8 +16,9 @@ import MainLoop
 ///
 /// Runs on: the shared loop thread (`@MainLoopActor`): every libnice call must run on the
 /// thread of the GLib context the agent was made on, and the compiler now holds callers to
-/// that. `gather()`, `send` and `selectedPair` are `nonisolated`: `gather()` resolves server
-/// names off the loop first, and the media clock thread sends (in order) from off the loop.
+/// that. `gather()`, `send`, `sendMedia` and `selectedPair` are `nonisolated`: `gather()`
+/// resolves server names off the loop first, and the media clock thread sends (in order) from
+/// off the loop.
 ///
 /// Towards a peer that gets no candidates from us (WCS style), leave `a=end-of-candidates` out
 /// of the SDP: aioice/aiortc cannot complete with end-of-candidates and no candidate.
@@ -82,6 +83,19 @@ public final class ICEAgent {
     /// needed, keeping order). Dropped silently unless the state is connected or ready.
     public nonisolated func send(_ datagram: [UInt8]) {
         session.send(datagram)
+    }
+
+    /// Sends one SRTP or SRTCP datagram from the media clock thread: with one `sendto` on the
+    /// selected pair's UDP socket when its local candidate is host, srflx or prflx, else (before
+    /// selection, relayed or TCP pairs, a send error) like `send`. Keep DTLS on `send`.
+    public nonisolated func sendMedia(_ datagram: [UInt8]) {
+        session.sendMedia(datagram)
+    }
+
+    /// Media datagrams `sendMedia` put straight on the selected pair's socket so far (the rest
+    /// went through libnice), for statistics and tests.
+    public nonisolated var directSends: Int {
+        session.directSends.load(ordering: .relaxed)
     }
 
     /// The pair libnice selected, for call records; nil until one is selected.

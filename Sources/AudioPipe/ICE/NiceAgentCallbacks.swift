@@ -31,6 +31,8 @@ private func onLoop(_ session: NiceAgentSession, _ work: @escaping @MainLoopActo
 /// "component-state-changed"
 let niceComponentStateChanged: cnice_component_state_changed_fn = { _, streamID, componentID, state, userData in
     guard let session = session(userData) else { return }
+    // Direct media sends stop on this thread, not one loop turn later (libnice's send refuses now).
+    if state == NICE_COMPONENT_STATE_FAILED.rawValue { session.dropDirectRoute() }
     onLoop(session) { $0.componentStateChanged(streamID: streamID, componentID: componentID, state: state) }
 }
 

@@ -10,9 +10,10 @@ import Synchronization
 /// Runs on: the shared loop thread (`@MainLoopActor`), so the compiler keeps every libnice call
 /// and every field on the thread that runs the agent's GLib context. The C callbacks enter with
 /// `MainLoopActor.assumeIsolated` on that thread, or hop to it (see `NiceAgentCallbacks`). Only
-/// `send`, `gather`'s DNS step and `selectedPair` are `nonisolated`: the media clock thread sends
-/// from off the loop (libnice's send is thread-safe: it takes the agent's own lock; see `send`)
-/// and call records read the pair (a `Mutex`). Once a call's media flows, its sockets may move to
+/// `send`, `sendMedia`, `gather`'s DNS step and `selectedPair` are `nonisolated`: the media clock
+/// thread sends from off the loop (libnice's send is thread-safe: it takes the agent's own lock;
+/// see `send`; media goes straight to the selected pair's socket when it can: `sendMedia`) and
+/// call records read the pair (a `Mutex`). Once a call's media flows, its sockets may move to
 /// the media clock's context (`receiveOnMediaClock`): datagrams then go to the call's target on
 /// that thread, never through this object (see `NiceMediaRoute`).
 /// libnice gets an `Unmanaged` reference to this object as user data; it is released only in
@@ -31,9 +32,12 @@ final class NiceAgentSession {
     private nonisolated let sendable = Atomic<Bool>(false)
     /// The pair libnice selected: written on the loop, read by call records on any thread.
     private nonisolated let selected = Mutex<ICESelectedPair?>(nil)
-    /// The agent for `send` on any thread: set in `create`, cleared in `tearDown` before the
-    /// agent is released, so no send reaches a freed agent.
+    /// The agent for `send` on any thread, and the selected pair's socket for `sendMedia`: set in
+    /// `create` (the socket on each selected pair), cleared in `tearDown` before the agent is
+    /// released, so no send reaches a freed agent or a closed descriptor.
     private nonisolated let sendTarget = Mutex<NiceSendTarget?>(nil)
+    /// Media datagrams `sendMedia` put straight on the selected pair's socket.
+    nonisolated let directSends = Atomic<Int>(0)
     /// libnice signals that arrived off the loop thread and were posted to it (for tests).
     nonisolated let signalsFromOffLoop = Atomic<Int>(0)
 
@@ -75,6 +79,13 @@ final class NiceAgentSession {
     }
 
     nonisolated var selectedPair: ICESelectedPair? { selected.withLock { $0 } }
+
+    /// Where `sendMedia` sends straight to ("host:port"); nil while media goes through libnice
+    /// (for tests and diagnostics).
+    nonisolated var directRemote: String? { sendTarget.withLock { $0?.direct?.remoteDescription } }
+
+    /// Whether `sendMedia` sends straight on the selected pair's socket (for tests and diagnostics).
+    nonisolated var hasDirectRoute: Bool { sendTarget.withLock { $0?.direct != nil } }
 
     /// Whether the sockets are on a media clock's context (for tests and diagnostics).
     var receivesOnMediaClock: Bool { mediaRoute.isOnMediaClock }
@@ -130,6 +141,31 @@ final class NiceAgentSession {
             }
             if sent < 0 { Log.debug("ice", "\(logName): send of \(datagram.count) bytes failed") }
         }
+    }
+
+    /// Sends an SRTP or SRTCP datagram (media clock thread): straight on the selected pair's UDP
+    /// socket when libnice selected a pair whose local side is one (host, srflx, prflx), with one
+    /// `sendto`; through `send` (libnice) otherwise: before a pair is selected, on a relayed or TCP
+    /// pair, and after a send error other than a full buffer (the route is then dropped until
+    /// the next selected pair). DTLS stays on `send`.
+    nonisolated func sendMedia(_ datagram: [UInt8]) {
+        guard !datagram.isEmpty, sendable.load(ordering: .acquiring) else { return }
+        let direct: Bool = sendTarget.withLock { target in
+            guard let route = target?.direct else { return false }
+            switch datagram.withUnsafeBytes({ route.send($0) }) {
+            case .sent:
+                directSends.add(1, ordering: .relaxed)
+                return true
+            case .dropped:
+                return true
+            case .failed(let code):
+                route.close()
+                target?.direct = nil
+                Log.notice("ice", "\(logName): direct send failed (errno \(code)); sending through libnice until the next selected pair")
+                return false
+            }
+        }
+        if !direct { send(datagram) }
     }
 
     func close() {
@@ -336,6 +372,41 @@ final class NiceAgentSession {
         selected.withLock { $0 = pair }
         Log.info("ice", "\(logName): selected pair \(pair.local.address):\(pair.local.port) \(pair.local.type.token) <-> "
             + "\(pair.remote.address):\(pair.remote.port) \(pair.remote.type.token)")
+        refreshDirectRoute()
+    }
+
+    /// `WCS_AGENT_TEST_SEND_THROUGH_LIBNICE=1` sends all media through libnice (the path before
+    /// direct sends existed), so one binary can be measured both ways (`bench_profile.py`).
+    nonisolated static let sendsThroughLibniceOnly = getenv("WCS_AGENT_TEST_SEND_THROUGH_LIBNICE").map { String(cString: $0) } == "1"
+
+    /// Takes the socket of libnice's current selected pair for `sendMedia` (or none: relayed, TCP,
+    /// no pair), replacing and closing the previous one. On every selected pair (libnice's
+    /// "new-selected-pair-full", the one place its selected pair changes: a first or a later,
+    /// higher-priority nomination), so the route always follows the pair libnice's send would use.
+    private func refreshDirectRoute() {
+        guard !isClosed, let agent, !Self.sendsThroughLibniceOnly else { return }
+        let route = NiceDirectRoute.selected(agent: agent, streamID: streamID)
+        let previous: NiceDirectRoute? = sendTarget.withLock { target in
+            guard target != nil else { return route }  // closed meanwhile: close the new one
+            defer { target?.direct = route }
+            return target?.direct
+        }
+        previous?.close()
+        guard route?.remoteDescription != previous?.remoteDescription else { return }
+        if let route {
+            Log.info("ice", "\(logName): media goes straight to \(route.remoteDescription) on the selected socket")
+        } else {
+            Log.info("ice", "\(logName): media goes through libnice (no selected UDP socket: relayed, TCP or none yet)")
+        }
+    }
+
+    /// Stops direct sends at once (any thread): libnice reported FAILED (e.g. consent lost), and
+    /// its own send refuses from now on too.
+    nonisolated func dropDirectRoute() {
+        sendTarget.withLock { target in
+            target?.direct?.close()
+            target?.direct = nil
+        }
     }
 
     /// One datagram from libnice, copied into `received`'s storage, which is reused for the next
@@ -380,7 +451,11 @@ final class NiceAgentSession {
         report(.closed)
         isClosed = true
         sendable.store(false, ordering: .releasing)
-        sendTarget.withLock { $0 = nil }  // waits for a send in progress on another thread
+        let direct = sendTarget.withLock { target in  // waits for a send in progress on another thread
+            defer { target = nil }
+            return target?.direct
+        }
+        direct?.close()
         stateHandler = nil
         receiveHandler = nil
         gatherTimer?.cancel()
@@ -406,11 +481,14 @@ final class NiceAgentSession {
     private nonisolated static let numbers = Atomic<Int>(0)
 }
 
-/// The libnice agent and stream `send` uses from any thread. `@unchecked`: a NiceAgent*, whose
-/// send is thread-safe; it is only used under `NiceAgentSession.sendTarget`'s lock.
+/// The libnice agent and stream `send` uses from any thread, and the selected pair's socket
+/// `sendMedia` uses. `@unchecked`: a NiceAgent*, whose send is thread-safe; it is only used under
+/// `NiceAgentSession.sendTarget`'s lock.
 private struct NiceSendTarget: @unchecked Sendable {  // unchecked: a NiceAgent* (thread-safe send), used under a Mutex
     let agent: OpaquePointer
     let streamID: guint
+    /// The selected pair's UDP socket, when libnice selected one (see `NiceDirectRoute`).
+    var direct: NiceDirectRoute?
 }
 
 extension TURNServer.Transport {

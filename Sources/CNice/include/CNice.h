@@ -91,4 +91,25 @@ void cnice_agent_unref(NiceAgent *agent);
 /* Frees a GSList of NiceCandidate* (as returned by nice_agent_get_local_candidates). */
 void cnice_candidate_list_free(GSList *list);
 
+/* ---- The selected pair's UDP socket, for sending media without libnice ---- */
+
+/* Where media to the peer can go without libnice: a duplicate of the selected local candidate's
+ * UDP socket and the selected remote address. */
+typedef struct {
+    /* A dup (close-on-exec) of libnice's socket: the caller owns it and closes it. Being a
+     * duplicate, it stays valid when libnice closes its own descriptor, so it never names a
+     * descriptor number some other open reused. */
+    int fd;
+    /* The selected remote candidate's address and its length. */
+    struct sockaddr_storage remote;
+    socklen_t remote_length;
+} CNiceUDPRoute;
+
+/* Fills `route` for the component's selected pair and returns 1 when that pair's local side is a
+ * plain UDP socket (a host, server-reflexive or peer-reflexive candidate); returns 0 (and leaves
+ * no descriptor open) when there is no selected pair yet, when it is relayed (TURN: libnice must
+ * wrap each datagram) or TCP (RFC 4571 framing), or when libnice is not loaded. Any thread; the
+ * agent takes its own lock for each query. */
+int cnice_selected_udp_route(NiceAgent *agent, guint stream_id, guint component_id, CNiceUDPRoute *route);
+
 #endif
