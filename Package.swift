@@ -50,7 +50,7 @@ let package = Package(
         // The single GLib main-loop thread that drives libwebsockets and libnice.
         .target(name: "MainLoop", dependencies: ["CGLib"]),
         // Signaling plane: WebSocket + WCS JSON protocol, session and call state machines.
-        .target(name: "WCSSession", dependencies: ["WCSJSON", "MainLoop", "CWebSockets", "CSSL"], exclude: ["README.md"]),
+        .target(name: "WCSSession", dependencies: ["WCSJSON", "DecimalText", "MainLoop", "CWebSockets", "CSSL"], exclude: ["README.md"]),
         // Media plane, one target per layer so the compiler holds the layering (as Pion's packages):
         // SDP offer/answer; RTP/RTCP and statistics; the jitter buffer (on RTP's unwrappers);
         // the codecs (Opus, G.711, resampling).

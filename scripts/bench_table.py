@@ -14,11 +14,12 @@ def _pair(values, digits=1):
 
 
 def _wake_text(figures, key):
-    """p50 / p95 of a wake figure; push → resumed (the agent's own `time_us`) adds the figure at the
-    bench (the event's arrival through `wcs-agent events`), the definition before 2026-12-01."""
+    """p50 / p95 of a wake figure; push → resumed and push → first audio (the agent's own `time_us`)
+    add the figure at the bench (the event's arrival through `wcs-agent events`), the definitions
+    before 2026-12-01 (resumed) and 2026-12-02 (first audio)."""
     text = _pair(figures[key])
-    if key == "push_to_resumed" and figures.get("push_to_resumed_relay"):
-        text += f" (at the bench {_pair(figures['push_to_resumed_relay'])})"
+    if key in ("push_to_resumed", "push_to_first_audio") and figures.get(f"{key}_relay"):
+        text += f" (at the bench {_pair(figures[key + '_relay'])})"
     return text
 
 

@@ -10,7 +10,9 @@ answers automatically and decodes the caller's first frame; then the caller hang
 - push -> session resumed at the bench (`push_to_resumed_relay`, the figure before 2026-12-01's
   fourth session): to the arrival of that event here, through the agent's event socket, a
   `wcs-agent events --json` process and its pipe, which adds 1-5 ms of the bench's own;
-- push -> first audio: to the `media` event with step `first_audio`;
+- push -> first audio: to that call's `media` event with step `first_audio`: its `time_us` (the
+  agent's wall clock when the audio thread decoded the first frame); the old figure, the event's
+  arrival here (before 2026-12-02's fifth session), is kept as `push_to_first_audio_relay`;
 - offer -> first decoded audio: that event's own `latency_ms` (the agent starts timing when it
   takes the offer in hand to answer);
 - `reconnect` wall time: `wcs-agent reconnect` run by hand while asleep, exit to exit.
@@ -62,9 +64,11 @@ def wake_once(rig, agent):
     rig.control("POST", "/hangup", {"callId": call_id})
     agent.events.next(lambda e: e.get("type") == "call_ended" and e.get("call_id") == call_id)
     back = resumed_event.get("time_us")  # absent from agents before 2026-12-01's fourth session
+    decoded = event.get("time_us")  # absent before 2026-12-02's fifth session
     return {"push_to_resumed": (back / 1e6 - pushed) * 1000 if back is not None else None,
             "push_to_resumed_relay": (resumed - pushed) * 1000,
-            "push_to_first_audio": (first - pushed) * 1000, "offer_to_first_audio": event.get("latency_ms")}
+            "push_to_first_audio": (decoded / 1e6 - pushed) * 1000 if decoded is not None else (first - pushed) * 1000,
+            "push_to_first_audio_relay": (first - pushed) * 1000, "offer_to_first_audio": event.get("latency_ms")}
 
 
 def wake_tries(rig, agent, tries, webhook=False):
@@ -77,8 +81,8 @@ def wake_tries(rig, agent, tries, webhook=False):
     else:
         rig.control("POST", "/config", {"push_url": None, "push_headers": None})
         rig.set_push_target(agent)
-    result = {"push_to_resumed": [], "push_to_resumed_relay": [], "push_to_first_audio": [], "offer_to_first_audio": [],
-              "failed": 0}
+    result = {"push_to_resumed": [], "push_to_resumed_relay": [], "push_to_first_audio": [],
+              "push_to_first_audio_relay": [], "offer_to_first_audio": [], "failed": 0}
     for _ in range(tries):
         try:
             one = wake_once(rig, agent)
@@ -220,6 +224,7 @@ def main():
     row("push -> session resumed", result["push_to_resumed"])
     row("  (at the bench, event relay)", result["push_to_resumed_relay"])
     row("push -> first audio", result["push_to_first_audio"])
+    row("  (at the bench, event relay)", result["push_to_first_audio_relay"])
     row("offer -> first audio", result["offer_to_first_audio"])
     row("reconnect wall time", result["reconnect"])
     if args.trace:

@@ -67,6 +67,8 @@ struct AgentEventJSONTests {
          #"{"call_id":"c1","profile":"SRTP_AES128_CM_SHA1_80","step":"dtls_connected","time":"T","type":"media"}"#),
         (.media(callId: "c1", .firstAudio(latencyMs: nil)), #"{"call_id":"c1","latency_ms":null,"step":"first_audio","time":"T","type":"media"}"#),
         (.media(callId: "c1", .firstAudio(latencyMs: 41.5)), #"{"call_id":"c1","latency_ms":41.5,"step":"first_audio","time":"T","type":"media"}"#),
+        (.media(callId: "c1", .firstAudio(latencyMs: 41.5, timeMicroseconds: 1_764_633_600_123_456)),
+         #"{"call_id":"c1","latency_ms":41.5,"step":"first_audio","time":"T","time_us":1764633600123456,"type":"media"}"#),
         (.mediaFailed(callId: "c1", reason: "no media"), #"{"call_id":"c1","reason":"no media","time":"T","type":"media_failed"}"#),
         (.dtmf(callId: "c1", digit: "5"), #"{"call_id":"c1","digit":"5","time":"T","type":"dtmf"}"#),
     ]

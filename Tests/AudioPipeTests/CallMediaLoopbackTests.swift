@@ -49,8 +49,16 @@ extension CallMediaTests {
 
         @Test("Events arrive in order and end with closed; close() is idempotent and closes the sink")
         func eventOrder() async throws {
+            let before = Date().timeIntervalSince1970
             let pair = try await CallPair.connect()
+            #expect(pair.offerer.firstAudioTime == nil)
             #expect(await pair.waitForAudio())
+            // The decode moment on the wall clock (µs), stamped before the event reached us.
+            let heard = Date().timeIntervalSince1970
+            for media in [pair.offerer, pair.answerer] {
+                let decoded = try #require(media.firstAudioTime)
+                #expect(Double(decoded) / 1e6 > before && Double(decoded) / 1e6 <= heard, "\(decoded) not in \(before)...\(heard)")
+            }
             pair.close()
             pair.close()
             for log in [pair.offererLog, pair.answererLog] {

@@ -56,6 +56,31 @@ import TestSupport
         return WCSSession(configuration: c)
     }
 
+    /// A kept address that is not a number (a host name, garbage: a hand-edited or damaged token
+    /// file) is dropped with a log line; the session resolves its URL as if nothing were kept and
+    /// never looks that text up.
+    @Test func aKeptAddressThatIsNotANumberIsIgnored() async throws {
+        for text in ["wcs.test", "garbage", "1.2.3", "127.0.0.1:8080", "[::1]", "fe80::1", "", " 127.0.0.1"] {
+            #expect(WCSSession.rememberable(text) == nil, "\(text)")
+        }
+        for text in ["127.0.0.2", "::1", "2001:db8::7"] {
+            #expect(WCSSession.rememberable(text) == text)
+        }
+        let a = try EmulatorProcess(users: [Self.login: Self.password])
+        let dns = FakeDNS()
+        dns.answer(["127.0.0.1"])
+        for kept in ["wcs.test", "not an address"] {
+            let session = Self.session(port: a.port, dns: dns)
+            await session.preferServerAddress(kept)
+            #expect(await session.serverAddress == nil)
+            let lookupsBefore = dns.lookups
+            _ = try await session.login()
+            #expect(dns.lookups == lookupsBefore + 1, "the URL's name was resolved")
+            #expect(await session.serverAddress == "127.0.0.1")
+            await session.disconnect()
+        }
+    }
+
     @Test func aResumeGoesToTheNodeThatHoldsTheSessionWithoutWaitingForDNS() async throws {
         let (a, b) = try Self.nodes()
         let dns = FakeDNS()

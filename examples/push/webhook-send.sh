@@ -2,6 +2,7 @@
 # Sends one raw push (JSON on standard input) to the agent's webhook (`[push] listen`), with the
 # shared secret in the X-WCS-Push-Secret header. Use it as the push command of whatever receives
 # the pushes, e.g. a WCS REST hook or a relay on another host reached through an SSH tunnel.
+# The webhook is the low-latency wake: no process starts on the agent's side (README.md has figures).
 #
 # Environment:
 #   WCS_PUSH_URL          webhook URL (default http://127.0.0.1:8089/push)

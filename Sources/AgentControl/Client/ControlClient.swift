@@ -21,6 +21,13 @@ public final class ControlClient {
     private var input: [UInt8] = []
     private var queuedEvents: [JSONValue] = []
     private var nextID = 1
+    /// Answers read while waiting for another one, by id (only ids still awaited are kept).
+    private var answers: [JSONValue: JSONValue] = [:]
+    /// Ids sent and not answered yet.
+    private var awaited: Set<JSONValue> = []
+    /// A `hello` (its args, and what checks its result) to send in the same write as the next
+    /// request (`helloWithNextRequest`).
+    var pendingHello: (args: JSONValue, check: (Result<JSONValue, ControlClientError>) throws -> Void)?
 
     private init(path: String, fd: Int32) {
         self.path = path
@@ -65,12 +72,50 @@ public final class ControlClient {
 
     /// Sends `verb` with `args` and waits for its response. Returns the `result` (`null` if none).
     /// Throws `.remote(code, message)` when the daemon answers `ok: false`, `.timedOut`,
-    /// `.disconnected`, or `.permissionDenied` when the daemon refused this user.
+    /// `.disconnected`, or `.permissionDenied` when the daemon refused this user. A `hello` set
+    /// up by `helloWithNextRequest` goes out in the same write, and its answer is checked first.
     public func request(_ verb: String, args: JSONValue = [:], timeout: Double) throws -> JSONValue {
         let deadline = FileDescriptorIO.monotonicNow() + timeout
+        var lines = Data()
+        var hello: (id: JSONValue, check: (Result<JSONValue, ControlClientError>) throws -> Void)?
+        if let pending = pendingHello {
+            pendingHello = nil
+            let id = takeID()
+            lines = ControlWire.encodeRequest(id: id, verb: ControlWire.helloVerb, args: pending.args)
+            hello = (id, pending.check)
+        }
+        let id = takeID()
+        try send(lines + ControlWire.encodeRequest(id: id, verb: verb, args: args), deadline: deadline)
+        if let hello {
+            let outcome: Result<JSONValue, ControlClientError>
+            do {
+                outcome = .success(try answer(to: hello.id, deadline: deadline))
+            } catch let error as ControlClientError {
+                outcome = .failure(error)
+            }
+            try hello.check(outcome)
+        }
+        return try answer(to: id, deadline: deadline)
+    }
+
+    private func takeID() -> JSONValue {
+        defer { nextID += 1 }
         let id = JSONValue.number(Double(nextID))
-        nextID += 1
-        try send(ControlWire.encodeRequest(id: id, verb: verb, args: args), deadline: deadline)
+        awaited.insert(id)
+        return id
+    }
+
+    /// The `result` of request `id`'s answer (reading on until it comes); throws its failure.
+    private func answer(to id: JSONValue, deadline: Double) throws -> JSONValue {
+        let message = try response(to: id, deadline: deadline)
+        guard let ok = message["ok"]?.boolValue else { throw ControlClientError.protocolError("response without \"ok\"") }
+        if ok { return message["result"] ?? .null }
+        try throwRemote(message)
+    }
+
+    private func response(to id: JSONValue, deadline: Double) throws -> JSONValue {
+        defer { awaited.remove(id) }
+        if let message = answers.removeValue(forKey: id) { return message }
         while true {
             let message = try readMessage(deadline: deadline)
             if let event = message["event"], message["id"] == nil {
@@ -81,10 +126,9 @@ public final class ControlClient {
             if messageID == .null, message["ok"]?.boolValue == false {
                 try throwRemote(message)
             }
-            guard messageID == id else { continue }  // a late answer to an earlier, timed-out request
-            guard let ok = message["ok"]?.boolValue else { throw ControlClientError.protocolError("response without \"ok\"") }
-            if ok { return message["result"] ?? .null }
-            try throwRemote(message)
+            if messageID == id { return message }
+            // Another request's answer: kept if it is still awaited, else a late answer to an earlier, timed-out request.
+            if awaited.contains(messageID) { answers[messageID] = message }
         }
     }
 

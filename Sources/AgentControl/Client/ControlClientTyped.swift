@@ -33,23 +33,61 @@ extension ControlClient {
     /// version, or predates `hello` (it answers `unknown_verb`).
     @discardableResult
     public func hello(protocolVersion: Int = ControlProtocolVersion.effective(), timeout: Double = 10) throws -> HelloResult {
-        let answer: HelloResult
+        let check = Self.helloCheck(protocolVersion)
+        let args = try Self.helloArguments(protocolVersion)
+        let outcome: Swift.Result<JSONValue, ControlClientError>
         do {
-            answer = try request(ControlVerbs.hello, HelloArguments(protocolVersion: protocolVersion,
-                                                                     client: "wcs-agent \(AgentVersion.version)"),
-                                 timeout: timeout)
-        } catch ControlClientError.remote(let code, let message) where code == ControlFailureCode.protocolMismatch.rawValue {
-            throw ControlClientError.protocolMismatch(message)
-        } catch ControlClientError.remote(let code, _) where code == ControlFailureCode.unknownVerb.rawValue {
-            throw ControlClientError.protocolMismatch(
-                "the daemon predates control protocol versions (it does not know \"hello\"); this client speaks "
-                + "protocol \(protocolVersion): restart the daemon with the installed wcs-agent")
+            outcome = .success(try request(ControlVerbs.hello.name, args: args, timeout: timeout))
+        } catch let error as ControlClientError {
+            outcome = .failure(error)
         }
-        guard answer.protocolVersion == protocolVersion else {
-            throw ControlClientError.protocolMismatch(
-                "the daemon (wcs-agent \(answer.version)) speaks control protocol \(answer.protocolVersion); this client "
-                + "speaks \(protocolVersion): use the wcs-agent binary that matches the daemon")
+        return try check(outcome)
+    }
+
+    /// Sends `hello` in the same write as the next request, saving a round trip; that request
+    /// then throws `.protocolMismatch` as `hello()` would. A daemon of this version answers a
+    /// `hello` before it starts what follows and runs nothing after a refused one. One that
+    /// predates this (protocol 1, without `hello`) would still run the request: only for verbs
+    /// whose effect is harmless there (`ControlVerb.sendsHelloAlong`).
+    public func helloWithNextRequest(protocolVersion: Int = ControlProtocolVersion.effective()) throws {
+        let check = Self.helloCheck(protocolVersion)
+        pendingHello = (try Self.helloArguments(protocolVersion), { _ = try check($0) })
+    }
+
+    private static func helloArguments(_ protocolVersion: Int) throws -> JSONValue {
+        do {
+            return try ControlCoding.json(HelloArguments(protocolVersion: protocolVersion, client: "wcs-agent \(AgentVersion.version)"))
+        } catch {
+            throw ControlClientError.protocolError("cannot encode the hello arguments: \(error)")
         }
-        return answer
+    }
+
+    /// Reads `hello`'s outcome (its result, or how the request failed) as `hello()` reports it.
+    private static func helloCheck(_ protocolVersion: Int) -> (Swift.Result<JSONValue, ControlClientError>) throws -> HelloResult {
+        { outcome in
+            let wire: JSONValue
+            switch outcome {
+            case .success(let result): wire = result
+            case .failure(.remote(let code, let message)) where code == ControlFailureCode.protocolMismatch.rawValue:
+                throw ControlClientError.protocolMismatch(message)
+            case .failure(.remote(let code, _)) where code == ControlFailureCode.unknownVerb.rawValue:
+                throw ControlClientError.protocolMismatch(
+                    "the daemon predates control protocol versions (it does not know \"hello\"); this client speaks "
+                    + "protocol \(protocolVersion): restart the daemon with the installed wcs-agent")
+            case .failure(let error): throw error
+            }
+            let answer: HelloResult
+            do {
+                answer = try ControlCoding.decode(HelloResult.self, from: wire)
+            } catch {
+                throw ControlClientError.protocolError("hello answered with an unexpected result: \(ControlCoding.describe(error))")
+            }
+            guard answer.protocolVersion == protocolVersion else {
+                throw ControlClientError.protocolMismatch(
+                    "the daemon (wcs-agent \(answer.version)) speaks control protocol \(answer.protocolVersion); this client "
+                    + "speaks \(protocolVersion): use the wcs-agent binary that matches the daemon")
+            }
+            return answer
+        }
     }
 }

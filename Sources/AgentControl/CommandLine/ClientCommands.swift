@@ -26,7 +26,9 @@ public enum ClientCommands {
             printError("wcs-agent \(verb.name): \(error)")
             return ExitCode.usage.rawValue
         }
-        return connected(verb.name, parsed) { client in try send(client, parsed.has("--json"), timeout) }
+        return connected(verb.name, parsed, helloAlong: verb.sendsHelloAlong) { client in
+            try send(client, parsed.has("--json"), timeout)
+        }
     }
 
     /// `wcs-agent events [--json]`: subscribes and prints events until the daemon goes away (exit 0).
@@ -52,12 +54,14 @@ public enum ClientCommands {
         }
     }
 
-    /// Connects, says `hello`, runs `body`; maps client errors to messages and exit codes.
-    private static func connected(_ name: String, _ parsed: ParsedArguments, _ body: (ControlClient) throws -> Int32) -> Int32 {
+    /// Connects, says `hello` (`helloAlong`: in the same write as `body`'s request), runs `body`;
+    /// maps client errors to messages and exit codes.
+    private static func connected(_ name: String, _ parsed: ParsedArguments, helloAlong: Bool = false,
+                                  _ body: (ControlClient) throws -> Int32) -> Int32 {
         do {
             let client = try ControlClient.connect(path: try socketPath(parsed), timeout: 5)
             defer { client.close() }
-            try client.hello()
+            if helloAlong { try client.helloWithNextRequest() } else { try client.hello() }
             return try body(client)
         } catch let error as ControlClientError {
             printError("wcs-agent \(name): \(error)")

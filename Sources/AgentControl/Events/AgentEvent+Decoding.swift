@@ -63,7 +63,9 @@ extension AgentEvent {
             switch text("step") {
             case "ice_connected": return .media(callId: callId, .iceConnected(pair: text("pair") ?? "?"))
             case "dtls_connected": return .media(callId: callId, .dtlsConnected(profile: text("profile") ?? ""))
-            case "first_audio": return .media(callId: callId, .firstAudio(latencyMs: number("latency_ms")))
+            case "first_audio":
+                return .media(callId: callId, .firstAudio(latencyMs: number("latency_ms"),
+                                                          timeMicroseconds: number("time_us").flatMap { Int64(exactly: $0) }))
             default: return nil
             }
         case "media_failed": return callId.map { .mediaFailed(callId: $0, reason: text("reason") ?? "") }

@@ -104,8 +104,10 @@ extension AgentEvent {
             return ["call_id": .string(callId), "step": "ice_connected", "pair": .string(pair)]
         case .media(let callId, .dtlsConnected(let profile)):
             return ["call_id": .string(callId), "step": "dtls_connected", "profile": .string(profile)]
-        case .media(let callId, .firstAudio(let latency)):
-            return ["call_id": .string(callId), "step": "first_audio", "latency_ms": latency.map(JSONValue.number) ?? .null]
+        case .media(let callId, .firstAudio(let latency, let microseconds)):
+            var o: [String: JSONValue] = ["call_id": .string(callId), "step": "first_audio", "latency_ms": latency.map(JSONValue.number) ?? .null]
+            if let microseconds { o["time_us"] = .number(Double(microseconds)) }
+            return o
         case .mediaFailed(let callId, let reason):
             return ["call_id": .string(callId), "reason": .string(reason)]
         case .dtmf(let callId, let digit):

@@ -134,6 +134,7 @@ public enum MediaProgress: Sendable, Equatable {
     case iceConnected(pair: String)
     /// `dtls_connected` with the SRTP profile.
     case dtlsConnected(profile: String)
-    /// `first_audio`: milliseconds from our answer (or offer) to the first decoded audio.
-    case firstAudio(latencyMs: Double?)
+    /// `first_audio`: milliseconds from our answer (or offer) to the first decoded audio; `time_us`:
+    /// when it was decoded, µs since the Unix epoch (as `resumed`'s, for push → first audio).
+    case firstAudio(latencyMs: Double?, timeMicroseconds: Int64? = nil)
 }

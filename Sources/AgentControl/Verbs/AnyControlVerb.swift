@@ -17,6 +17,8 @@ public struct AnyControlVerb: Sendable {
     public let flags: ArgumentSpec
     /// Whether the CLI offers this verb (`hello` is protocol only).
     public let isCommand: Bool
+    /// Whether the CLI sends `hello` in the same write (`ControlVerb.sendsHelloAlong`).
+    public let sendsHelloAlong: Bool
     /// CLI side: checks the command line (throws `UsageError`) and returns what sends it.
     public let command: @Sendable (ParsedArguments) throws -> Send
 
@@ -27,6 +29,7 @@ public struct AnyControlVerb: Sendable {
         summary = verb.summary
         flags = verb.flags
         isCommand = verb.render != nil
+        sendsHelloAlong = verb.sendsHelloAlong
         command = { parsed in
             let arguments = try verb.parse(parsed)
             return { client, json, timeout in

@@ -25,12 +25,16 @@ public struct ControlVerb<Arguments: Codable & Sendable, Result: Codable & Senda
     public let render: (@Sendable (Result) -> String)?
     /// The CLI's exit code for a successful answer.
     public var exitCode: @Sendable (Result) -> ExitCode = { _ in .ok }
+    /// The CLI sends `hello` and this request in one write instead of waiting for hello's answer
+    /// (`ControlClient.helloWithNextRequest`): for verbs that are harmless even on a daemon older
+    /// than `hello` (which would run them while the CLI reports the mismatch), e.g. a wake.
+    public var sendsHelloAlong = false
 
     /// Creates a verb.
     public init(name: String, usage: String, summary: String, flags: ArgumentSpec = ArgumentSpec(), timeout: Double = 10,
                 parse: @escaping @Sendable (ParsedArguments) throws -> Arguments,
                 render: (@Sendable (Result) -> String)?,
-                exitCode: @escaping @Sendable (Result) -> ExitCode = { _ in .ok }) {
+                exitCode: @escaping @Sendable (Result) -> ExitCode = { _ in .ok }, sendsHelloAlong: Bool = false) {
         self.name = name
         self.usage = usage
         self.summary = summary
@@ -39,5 +43,6 @@ public struct ControlVerb<Arguments: Codable & Sendable, Result: Codable & Senda
         self.parse = parse
         self.render = render
         self.exitCode = exitCode
+        self.sendsHelloAlong = sendsHelloAlong
     }
 }

@@ -55,7 +55,8 @@ public enum ControlVerbs {
         name: "status", usage: "[--json] [--all]",
         summary: "state, server, connected since, token age, registration, calls;\n--all: every line on this host (wcs-agent@LINE.service)",
         parse: CLIArguments.none,
-        render: StatusFormatter.human)
+        render: StatusFormatter.human,
+        sendsHelloAlong: true)  // reads only
 
     /// Wakes the session (or handles a raw push).
     public static let reconnect = ControlVerb<ReconnectArguments, ReconnectResult>(
@@ -80,7 +81,8 @@ public enum ControlVerbs {
         exitCode: { result in
             if let push = result.push { return push == PushOutcome.notConnected.rawValue ? .notConnected : .ok }
             return result.status.state == StatusResult.online ? .ok : .notConnected
-        })
+        },
+        sendsHelloAlong: true)  // a push handler's wake: one round trip less
 
     /// Closes the socket on purpose.
     public static let sleep = ControlVerb<NoArguments, StatusResult>(

@@ -5,6 +5,8 @@ import WCSJSON
 public enum ControlWire {
     /// The verb the server handles itself: after its response the connection receives events.
     public static let subscribeVerb = "subscribe"
+    /// The handshake verb (`ControlVerbs.hello`); a daemon answers it before reading on (see docs/control-protocol.md).
+    public static let helloVerb = "hello"
 
     /// A request line that could not be accepted, with the id to answer with (`null` if unknown).
     public struct Rejection: Error, Equatable {

@@ -49,10 +49,12 @@ enum DaemonCommand {
         let server: ControlServer
         let protocolVersion = ControlProtocolVersion.effective(environment: environment)
         do {
-            server = try ControlServer(path: config.socketPath, group: config.socketGroup) { request in
-                await ControlDispatcher.handle(request, context: ControlContext(host: host, reloader: reloader,
-                                                                                protocolVersion: protocolVersion, peer: request.peer,
-                                                                                metrics: metrics))
+            let context = { @Sendable (request: ControlRequest) in
+                ControlContext(host: host, reloader: reloader, protocolVersion: protocolVersion, peer: request.peer, metrics: metrics)
+            }
+            server = try ControlServer(path: config.socketPath, group: config.socketGroup,
+                                       hello: { request in ControlDispatcher.hello(request, context: context(request)) }) { request in
+                await ControlDispatcher.handle(request, context: context(request))
             }
         } catch {
             Log.error("agent", "control socket \(config.socketPath): \(error)")

@@ -35,22 +35,25 @@ extension CallManager {
 
     func watch(_ media: CallMedia, callId: String) {
         let events = media.events
-        Task { [weak self] in
+        Task { [weak self, weak media] in
             for await event in events {
-                await self?.mediaEvent(event, callId: callId)
+                await self?.mediaEvent(event, callId: callId, media: media)
             }
         }
     }
 
-    private func mediaEvent(_ event: CallMediaEvent, callId: String) {
+    private func mediaEvent(_ event: CallMediaEvent, callId: String, media: CallMedia?) {
         switch event {
         case .iceConnected(let pair):
             publish(.media(callId: callId, .iceConnected(pair: pair.map { "\($0.local.type)->\($0.remote.type)" } ?? "?")))
         case .dtlsConnected(let profile):
             publish(.media(callId: callId, .dtlsConnected(profile: profile)))
         case .firstAudioDecoded:
-            let latency = calls[callId]?.answerRequestedAt.map { Date().timeIntervalSince($0) * 1000 }
-            publish(.media(callId: callId, .firstAudio(latencyMs: latency.map { ($0 * 10).rounded() / 10 })))
+            // Both figures end when the frame was decoded (the audio thread's stamp), not when this runs.
+            let decoded = media?.firstAudioTime
+            let end = decoded.map { Date(timeIntervalSince1970: Double($0) / 1e6) } ?? Date()
+            let latency = calls[callId]?.answerRequestedAt.map { end.timeIntervalSince($0) * 1000 }
+            publish(.media(callId: callId, .firstAudio(latencyMs: latency.map { ($0 * 10).rounded() / 10 }, timeMicroseconds: decoded)))
         case .dtmfReceived(let digit):
             publish(.dtmf(callId: callId, digit: String(digit)))
         case .mediaTimeout:

@@ -21,6 +21,8 @@ final class ControlConnection {
     private(set) var outputOffset = 0
     /// Receives broadcast events.
     var subscribed = false
+    /// The last `hello` was refused: later requests are answered `protocol_mismatch` and not run.
+    var helloRefused = false
     /// Requests whose handler has not answered yet.
     var inFlight = 0
     /// The client shut down its sending side; answer pending requests, then close.

@@ -16,7 +16,9 @@ enum ControlHandlers {
     /// The handlers by verb name.
     static let byName: [String: ControlHandler] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
-    static let hello = ControlHandler(ControlVerbs.hello) { args, context in
+    /// Answered on the loop by the control server itself (`ControlServer.HelloResponder`), so a
+    /// client that sends `hello` and its request in one write never has a refused hello's request run.
+    static let hello = ControlHandler(now: ControlVerbs.hello) { args, context in
         guard args.protocolVersion == context.protocolVersion else {
             throw ControlFailure(.protocolMismatch,
                 "this wcs-agent daemon (\(AgentCore.version)) speaks control protocol \(context.protocolVersion); the client "

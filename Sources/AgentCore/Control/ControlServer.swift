@@ -31,6 +31,12 @@ import WCSSession
 public final class ControlServer: Sendable {
     /// The request handler: runs concurrently, once per request.
     public typealias Handler = @Sendable (ControlRequest) async -> ControlResponse
+    /// Answers `hello` at once, on the loop, as its line is read: nothing waits for a task, and
+    /// the requests that follow it on the connection (a client may send them in the same write)
+    /// are not started before it is answered. After a refused hello (a failure response) every
+    /// later request on that connection is answered `protocol_mismatch` and not run, until a
+    /// `hello` is accepted.
+    public typealias HelloResponder = @Sendable (ControlRequest) -> ControlResponse
 
     /// The socket path.
     public let path: String
@@ -46,12 +52,14 @@ public final class ControlServer: Sendable {
 
     /// Binds `path` and starts serving. Throws `ControlServerError`:
     /// `.alreadyRunning` when another process answers on `path`; a stale socket file is removed.
-    public convenience init(path: String, group: String?, handler: @escaping Handler) throws {
-        try self.init(path: path, group: group, maximumQueuedBytes: 1 << 20, handler: handler)
+    /// `hello`: answers that verb on the loop (without it, `hello` goes to `handler` like any verb).
+    public convenience init(path: String, group: String?, hello: HelloResponder? = nil, handler: @escaping Handler) throws {
+        try self.init(path: path, group: group, maximumQueuedBytes: 1 << 20, hello: hello, handler: handler)
     }
 
-    /// As `init(path:group:handler:)` with a custom per-client queue limit.
-    public init(path: String, group: String?, maximumQueuedBytes: Int, handler: @escaping Handler) throws {
+    /// As `init(path:group:hello:handler:)` with a custom per-client queue limit.
+    public init(path: String, group: String?, maximumQueuedBytes: Int, hello: HelloResponder? = nil,
+                handler: @escaping Handler) throws {
         var groupID: gid_t?
         if let group {
             guard let gid = PeerAuthorizer.groupID(named: group) else { throw ControlServerError.unknownGroup(group) }
@@ -74,7 +82,7 @@ public final class ControlServer: Sendable {
             throw ControlServerError.system(error)
         }
         boundFile = (UInt64(info.st_dev), UInt64(info.st_ino))
-        let core = ControlServerCore(listenFD: fd, path: path, maximumQueuedBytes: maximumQueuedBytes, handler: handler,
+        let core = ControlServerCore(listenFD: fd, path: path, maximumQueuedBytes: maximumQueuedBytes, hello: hello, handler: handler,
                                      authorizer: PeerAuthorizer(ownUID: geteuid(), groupID: groupID), counts: counts)
         self.core = core
         MainLoop.shared.post { MainLoopActor.assumeIsolated { core.start() } }

@@ -19,8 +19,9 @@ final class ControlServerCounts: Sendable {
     }
 }
 
-/// The control server's work on the main loop: accepts, reads request lines, starts handlers,
-/// writes queued output, closes finished connections.
+/// The control server's work on the main loop: accepts, reads request lines, answers `hello`
+/// (when given a responder) and `subscribe` itself, starts handlers, writes queued output, closes
+/// finished connections.
 ///
 /// Runs on: the shared loop thread (`@MainLoopActor`), driven by GLib unix-fd sources (one for
 /// the listener, one or two per client), so it has no thread, no poll loop and no lock of its
@@ -30,6 +31,7 @@ final class ControlServerCore {
     let listenFD: Int32
     let path: String
     let maximumQueuedBytes: Int
+    let hello: ControlServer.HelloResponder?
     let handler: ControlServer.Handler
     let authorizer: PeerAuthorizer
     let counts: ControlServerCounts
@@ -39,11 +41,12 @@ final class ControlServerCore {
     private var closed = false
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 
-    nonisolated init(listenFD: Int32, path: String, maximumQueuedBytes: Int, handler: @escaping ControlServer.Handler,
-                     authorizer: PeerAuthorizer, counts: ControlServerCounts) {
+    nonisolated init(listenFD: Int32, path: String, maximumQueuedBytes: Int, hello: ControlServer.HelloResponder?,
+                     handler: @escaping ControlServer.Handler, authorizer: PeerAuthorizer, counts: ControlServerCounts) {
         self.listenFD = listenFD
         self.path = path
         self.maximumQueuedBytes = maximumQueuedBytes
+        self.hello = hello
         self.handler = handler
         self.authorizer = authorizer
         self.counts = counts
@@ -163,6 +166,13 @@ final class ControlServerCore {
         switch ControlWire.decodeRequest(line) {
         case .failure(let rejection):
             reject(connection, id: rejection.id, code: ControlErrorCode.badRequest, message: rejection.message)
+        case .success(let request) where request.verb == ControlWire.helloVerb && hello != nil:
+            let response = hello!(ControlRequest(id: request.id, verb: request.verb, args: request.args, peer: connection.peer))
+            if case .failure = response { connection.helloRefused = true } else { connection.helloRefused = false }
+            enqueue(ControlWire.encodeResponse(id: request.id, response), to: connection)
+        case .success(let request) where connection.helloRefused:
+            reject(connection, id: request.id, code: ControlFailureCode.protocolMismatch.rawValue,
+                   message: "\(request.verb) not run: this connection's hello was refused")
         case .success(let request) where request.verb == ControlWire.subscribeVerb:
             connection.subscribed = true
             publishCounts()

@@ -119,10 +119,8 @@ struct PushWebhookRequestReader {
 }
 
 private extension String {
+    /// Without the optional whitespace HTTP allows around a header value (RFC 9110 OWS: space, tab).
     func trimmingWhitespace() -> String {
-        var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
-        return String(slice)
+        trimming { $0 == " " || $0 == "\t" }
     }
 }

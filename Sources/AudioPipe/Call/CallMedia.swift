@@ -59,6 +59,7 @@ public final class CallMedia: Sendable {
         var inbox: CallReceiveInbox?
         var negotiationStart: Double?
         var firstAudioLatency: Double?
+        var firstAudioTime: Int64?
         var srtpProfile: String?
 
         /// What has to be stopped when the call ends.
@@ -369,11 +370,18 @@ public final class CallMedia: Sendable {
 
     /// The first frame was decoded (audio thread).
     private func firstAudioDecoded() {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
         state.withLock { state in
             if let start = state.negotiationStart { state.firstAudioLatency = MonotonicTime.now() - start }
+            state.firstAudioTime = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
         }
         continuation.yield(.firstAudioDecoded)
     }
+
+    /// When the first audio frame was decoded: µs since the Unix epoch (CLOCK_REALTIME), stamped on
+    /// the audio thread as it happens (a bench compares it with a push's send time); nil before.
+    public var firstAudioTime: Int64? { state.withLock { $0.firstAudioTime } }
 
     /// Reports a failure once and stops media, ICE and DTLS (the stream stays open for `close()`).
     private func fail(_ reason: MediaFailure) {

@@ -173,15 +173,24 @@ public actor WCSSession {
 
     /// Where to connect first when no socket of this session has opened yet: the server address
     /// kept from an earlier run (with the token). Ignored once a socket opened (`serverAddress`
-    /// then says where), and for a URL with a literal address. Nil forgets it.
+    /// then says where), and for a URL with a literal address. Nil forgets it; so does anything
+    /// but a numeric IPv4 or IPv6 address (a host name or garbage in the token file: the URL's
+    /// name is resolved as if nothing were kept, and nothing is ever looked up by that text).
     public func preferServerAddress(_ address: String?) {
         guard lastOpenSeconds == nil else { return }
         serverAddress = address.flatMap(Self.rememberable)
+        if let address, serverAddress == nil {
+            Log.info("session", "ignoring the kept server address \"\(address.prefix(64))\": not a numeric address")
+        }
     }
 
-    /// An address worth connecting to by number later: not a link-local IPv6 one (its zone is gone).
-    private static func rememberable(_ address: String) -> String? {
-        address.isEmpty || address.lowercased().hasPrefix("fe80:") ? nil : address
+    /// An address worth connecting to by number later: a numeric IPv4 or IPv6 address, not a
+    /// link-local IPv6 one (its zone is gone).
+    static func rememberable(_ address: String) -> String? {
+        var ipv4 = in_addr()
+        var ipv6 = in6_addr()
+        guard inet_pton(AF_INET, address, &ipv4) == 1 || inet_pton(AF_INET6, address, &ipv6) == 1 else { return nil }
+        return address.lowercased().hasPrefix("fe80:") ? nil : address
     }
 
     /// Seconds the remembered address may take to open before the DNS answer is tried: four times

@@ -1,5 +1,6 @@
 import CSSL
 import CWebSockets // ERR_clear_error arrives through libwebsockets.h's OpenSSL includes
+import DecimalText
 import Dispatch
 import FoundationEssentials
 #if canImport(Glibc)
@@ -86,7 +87,7 @@ final class ClientTLSContexts: Sendable {
             }
         }
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
-        Log.debug("transport", "TLS client context built in \(Milliseconds.text(milliseconds)) ms "
+        Log.debug("transport", "TLS client context built in \(DecimalText.fixed(milliseconds, decimals: 1)) ms "
                   + "(CAs: \(trust.caFile ?? (trust.insecure ? "none, insecure" : "system")))")
         return .success(SSLContextHandle(pointer: context))
     }

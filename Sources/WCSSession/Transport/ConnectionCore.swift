@@ -1,4 +1,5 @@
 import CWebSockets
+import DecimalText
 import Dispatch
 import FoundationEssentials
 #if canImport(Glibc)
@@ -593,14 +594,10 @@ actor ConnectionCore {
     /// How long a close handshake may take before the socket is dropped (lws waits ~5 s).
     static let closeGraceSeconds = 7.0
 
-    private static func format(_ value: Double) -> String { Milliseconds.text(value) }
+    private static func format(_ value: Double) -> String { DecimalText.fixed(value, decimals: 1) }
 
     /// lws's error text without the NULs and whitespace around it.
     private static func trimmed(_ text: String) -> String {
-        let strip: (Unicode.Scalar) -> Bool = { $0 == "\0" || $0.properties.isWhitespace }
-        let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !strip($0) }),
-              let last = scalars.lastIndex(where: { !strip($0) }) else { return "" }
-        return String(String.UnicodeScalarView(scalars[first...last]))
+        text.trimming { $0 == "\0" || $0.properties.isWhitespace }
     }
 }

@@ -1,4 +1,5 @@
 import CWebSockets
+import DecimalText
 import Dispatch
 import FoundationEssentials
 #if canImport(Glibc)
@@ -149,7 +150,7 @@ actor LWSClientContext {
     }
 
     private static func formatMilliseconds(since start: DispatchTime) -> String {
-        Milliseconds.text(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
+        DecimalText.fixed(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6, decimals: 1)
     }
 
     // MARK: - Connections (loop thread)
