@@ -3,6 +3,7 @@
 
     python3 scripts/bench_profile.py [--calls 1,16] [--seconds 10] [--record] [--agent BIN]
     python3 scripts/bench_profile.py --first-audio 20 [--agent BIN]
+    python3 scripts/bench_profile.py --send-path 3
 
 For each count the agent (release build, or --agent BIN, e.g. the static .build-deb one) answers
 that many wcs-bench-peer calls through the emulator, as in the scaling table; after 2 s to settle,
@@ -17,7 +18,10 @@ over one window of `--seconds`:
   measure one binary the old way, for interleaved A/B runs.
 With --first-audio N it runs N of the bench's wake tries instead (the emulator's aiortc leg calls
 the sleeping agent) and prints offer -> first decoded audio (the agent's own `latency_ms`): median,
-min and max. Prints one block per count and writes .build/bench-profile.json. Runs on 127.0.0.1 only.
+min and max.
+With --send-path N it runs `wcs-bench --send-path` N times: the send path's CPU per packet on the
+sending thread (libnice's send against one sendto on the selected socket, in alternating blocks;
+SRTP protect per profile). Prints one block per count and writes .build/bench-profile.json. Runs on 127.0.0.1 only.
 """
 import argparse
 import collections
@@ -32,7 +36,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_peer  # noqa: E402
 from bench_proc import Window, loadavg, rss_mb  # noqa: E402
-from bench_rig import ROOT, Agent, Rig  # noqa: E402
+from bench_rig import ROOT, Agent, Rig, peer_binary as bench_peer_binary  # noqa: E402
 from bench_wake import wake_tries  # noqa: E402
 
 SETTLE = 2.0
@@ -173,18 +177,33 @@ def first_audio(tries):
         json.dump({"agent": os.environ.get("WCS_BENCH_AGENT"), "first_audio": result}, f, indent=1)
 
 
+def send_path(runs):
+    bench = os.path.join(os.path.dirname(os.environ.get("WCS_BENCH_AGENT") or bench_peer_binary()), "wcs-bench")
+    for run in range(runs):
+        out = subprocess.run([bench, "--send-path"], capture_output=True, text=True, check=True).stdout
+        figures = json.loads(out.strip().splitlines()[-1])
+        protect = ", ".join(f"{k} {v}" for k, v in sorted(figures["srtp_protect_us_per_packet"].items()))
+        print(f"send path, CPU µs per packet ({figures['packets']} packets, load {loadavg():.1f}): libnice "
+              f"{figures['libnice_send_us_per_packet']}, direct sendto {figures['direct_send_us_per_packet']}; "
+              f"SRTP protect: {protect}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--calls", default="1,16")
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--record", action="store_true", help="also a perf record -g CPU profile")
     parser.add_argument("--agent", help="agent binary (default: the bench's, see bench_rig.agent_binary)")
+    parser.add_argument("--send-path", type=int, metavar="N", help="N runs of wcs-bench --send-path (CPU per sent packet)")
     parser.add_argument("--first-audio", type=int, metavar="N", help="N wake tries: offer -> first decoded audio")
     args = parser.parse_args()
     if args.agent:
         os.environ["WCS_BENCH_AGENT"] = os.path.abspath(args.agent)
     if args.first_audio:
         first_audio(args.first_audio)
+        return
+    if args.send_path:
+        send_path(args.send_path)
         return
     names = syscall_names()
     rig = Rig(["1001"])

@@ -7,7 +7,19 @@ import Glibc
 // wcs-bench: in-process media figures for `make bench` (release build).
 // Prints one JSON object: Opus encode/decode cost per 20 ms frame (the floor of a call's CPU: the
 // agent's calls use the default OpusEncoderConfiguration too, see CallCodecSet), and a two-party
-// loopback call.
+// loopback call. `wcs-bench --send-path` prints only the send path's CPU per packet instead
+// (`ICESendBenchmark`: libnice's send against a direct sendto on the selected socket, SRTP protect).
+if CommandLine.arguments.contains("--send-path") {
+    let send = try await ICESendBenchmark.run()
+    let round = { (value: Double) in (value * 100).rounded() / 100 }
+    let figures: [String: Any] = [
+        "packets": send.packets, "libnice_send_us_per_packet": round(send.libniceMicros),
+        "direct_send_us_per_packet": round(send.directMicros),
+        "srtp_protect_us_per_packet": send.protectMicros.mapValues(round),
+    ]
+    print(String(decoding: try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys]), as: UTF8.self))
+    exit(0)
+}
 let frames = 3000
 let opusSettings = OpusEncoderConfiguration()
 let cpuBefore = processCPUSeconds()

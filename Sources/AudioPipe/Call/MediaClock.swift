@@ -64,6 +64,8 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
     // Under `mutex`.
     private var registrations: [Registration] = []
     private var running: Registration?
+    /// The thread is draining `receiveContext` (mutex released).
+    private var draining = false
     private var threadStarted = false
     private var clockThread: pthread_t?
     private var meter: MediaClockMeter
@@ -100,12 +102,16 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
     }
 
     /// Removes a call and waits for its tick in progress to finish (at most one tick), so no tick
-    /// runs once this returns. From a tick itself it only removes the call. Idempotent.
+    /// runs once this returns; when it removes the last call it also waits for a drain of
+    /// `receiveContext` in progress, so a clock without calls reads no socket from then on. From a
+    /// tick itself it only removes the call. Idempotent.
     func unregister(_ registration: Registration) {
         locked {
             registrations.removeAll { $0 === registration }
             let onClockThread = clockThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
-            while running === registration && !onClockThread { pthread_cond_wait(condition, mutex) }
+            while (running === registration || (draining && registrations.isEmpty)) && !onClockThread {
+                pthread_cond_wait(condition, mutex)
+            }
             registration.tick = nil  // releases what the closures captured
             registration.playout = nil
         }
@@ -183,9 +189,12 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
                 deadline += skipped * periodNanoseconds
                 Log.notice("audio", "\(name): clock \(behind / 1_000_000) ms behind; skipping \(skipped) frames")
             }
+            draining = true
             pthread_mutex_unlock(mutex)
             receiveContext.drain()
             pthread_mutex_lock(mutex)
+            draining = false
+            pthread_cond_broadcast(condition)
             let calls = registrations.count
             runRound(registrations, .tick(skipped: skipped), now: now)
             meter.record(roundNanoseconds: Self.now() - now, calls: calls)
