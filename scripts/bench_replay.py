@@ -49,7 +49,7 @@ FIRST_SEQUENCE, FIRST_TIMESTAMP = 65_000, 4_294_000_000  # both wrap during the 
 TRANSIT = 0.001  # loopback: the fixed part of each packet's trip, seconds
 
 
-def caller_packets(ref16, fec):
+def caller_packets(ref16, fec, loss=LOSS):
     """The caller's Opus payloads for REPETITIONS loops of the reference, one per 20 ms."""
     opus = ctypes.CDLL("libopus.so.0")
     opus.opus_encoder_create.restype = ctypes.c_void_p
@@ -61,7 +61,7 @@ def caller_packets(ref16, fec):
     if error.value != 0:
         raise SystemExit(f"opus_encoder_create failed: {error.value}")
     if fec:
-        for request, value in ((SET_INBAND_FEC, 1), (SET_PACKET_LOSS_PERC, int(LOSS))):
+        for request, value in ((SET_INBAND_FEC, 1), (SET_PACKET_LOSS_PERC, max(1, int(loss)))):
             if opus.opus_encoder_ctl(encoder, ctypes.c_int(request), ctypes.c_int(value)) != 0:
                 raise SystemExit(f"opus_encoder_ctl({request}) failed")
     out = ctypes.create_string_buffer(4000)
@@ -76,12 +76,12 @@ def caller_packets(ref16, fec):
     return packets
 
 
-def impaired_trace(packets, seed, jitter_ms):
+def impaired_trace(packets, seed, jitter_ms, loss=LOSS):
     """(sequence, timestamp, arrival seconds, payload) of each packet the impairment lets through."""
     rng = random.Random(f"{seed}:send")
     trace = []
     for index, payload in enumerate(packets):
-        drop = rng.random() * 100 < LOSS
+        drop = rng.random() * 100 < loss
         spread = rng.random() * jitter_ms
         if drop:
             continue
@@ -116,13 +116,13 @@ def replay(tool, trace_path, work, reading, phase_ms, jitter_args):
     return json.loads(done.stdout), wav
 
 
-def measure(tool, reference, readings, phases, seed, jitter_args, work):
+def measure(tool, reference, readings, phases, seed, jitter_args, work, loss=LOSS, jitter_ms=JITTER_MS):
     ref16, _ = _read_mono(reference)
     results = {}
     for mode, fec in (("nofec", False), ("fec", True)):
-        packets = caller_packets(ref16, fec)
+        packets = caller_packets(ref16, fec, loss)
         for reading in readings:
-            trace = impaired_trace(packets, seed, 0 if reading == "ideal" else JITTER_MS)
+            trace = impaired_trace(packets, seed, 0 if reading == "ideal" else jitter_ms, loss)
             trace_path = os.path.join(work, f"trace-{mode}-{reading}.txt")
             write_trace(trace_path, trace)
             runs = []
@@ -158,6 +158,8 @@ def main():
     parser.add_argument("--phases", default=PHASES, help="clock phases against the sender, ms")
     parser.add_argument("--readings", default="tick,exact,ideal")
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--loss", type=float, default=LOSS, help="loss in percent (the emulator's loss=)")
+    parser.add_argument("--jitter-ms", type=float, default=JITTER_MS, help="the emulator's jitter= in ms")
     parser.add_argument("--jitter-args", default="", help="wcs-quality-replay --jitter overrides")
     parser.add_argument("--keep", metavar="DIR", help="keep the traces and outputs in DIR")
     args = parser.parse_args()
@@ -169,7 +171,8 @@ def main():
             from bench_pesq import make_speech
             reference, _ = make_speech(work, sys.executable)
         results = measure(args.tool, reference, args.readings.split(","),
-                          [float(p) for p in args.phases.split(",")], args.seed, args.jitter_args, work)
+                          [float(p) for p in args.phases.split(",")], args.seed, args.jitter_args, work,
+                          args.loss, args.jitter_ms)
     print(json.dumps(results))
 
 

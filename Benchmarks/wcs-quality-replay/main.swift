@@ -10,7 +10,7 @@ import Glibc
 // encoded like the emulator's caller, loss and delay drawn like its impairment layer) and scores the
 // output with PESQ-WB.
 //
-//   wcs-quality-replay TRACE OUT.raw [--reading tick|exact] [--first-tick SECONDS] [--jitter KEY=VALUE,...]
+//   wcs-quality-replay TRACE OUT.raw [--reading tick|exact|tick-read] [--first-tick SECONDS] [--jitter KEY=VALUE,...]
 //
 // TRACE: one received packet per line, `SEQ TIMESTAMP ARRIVAL_SECONDS PAYLOAD_HEX` ('#' lines are
 // comments). OUT.raw: 48 kHz mono s16le, one 20 ms frame per tick. Prints one JSON object of counters.
@@ -89,7 +89,9 @@ while !arguments.isEmpty {
     switch argument {
     case "--reading":
         let name = value()
-        guard let chosen = CallReceiveReplay.Reading(rawValue: name) else { fail("--reading must be tick or exact, not \(name)") }
+        guard let chosen = CallReceiveReplay.Reading(rawValue: name) else {
+            fail("--reading must be tick, exact or tick-read, not \(name)")
+        }
         reading = chosen
     case "--first-tick":
         guard let seconds = Double(value()), seconds.isFinite else { fail("--first-tick needs seconds") }
@@ -102,7 +104,7 @@ while !arguments.isEmpty {
         positional.append(argument)
     }
 }
-guard positional.count == 2 else { fail("usage: wcs-quality-replay TRACE OUT.raw [--reading tick|exact] [--first-tick S] [--jitter K=V,...]") }
+guard positional.count == 2 else { fail("usage: wcs-quality-replay TRACE OUT.raw [--reading tick|exact|tick-read] [--first-tick S] [--jitter K=V,...]") }
 let traceData: Data
 do {
     traceData = try Data(contentsOf: URL(filePath: positional[0]))

@@ -1,4 +1,9 @@
 extension JitterBuffer {
+    /// How long a target delay is remembered when the delay could shrink (see `heldTarget`).
+    static let targetHoldTime = 3.0
+    /// How far above the bottom of the delay window an underrun still holds the timeline.
+    static let underrunHoldMargin = 0.005
+
     /// Produces the output for the next 20 ms slot at monotonic time `now` (seconds). Call it
     /// once per frame period.
     public mutating func pop(now: Double) -> JitterOutput {
@@ -40,6 +45,7 @@ extension JitterBuffer {
     /// One slot of a talkspurt.
     private mutating func playSlot(now: Double) -> JitterOutput {
         let target = targetDelay
+        let shrinkTarget = heldTarget(target, now: now)
         var delay = currentDelay(now: now)
         defer { slotDelay = mode == .playing ? delay : nil }
         while true {
@@ -60,9 +66,9 @@ extension JitterBuffer {
                     delay = currentDelay(now: now)
                     continue
                 }
-                if delay < target - frameDuration - Self.epsilon && !startingAtOnce { return stretch() }
+                if isBelowWindow(delay, target: target) && !startingAtOnce { return stretch() }
                 startingAtOnce = false
-                if shouldSkip(delay: delay, target: target), ring.timestamp(of: nextSequence + 1) != nil {
+                if shouldSkip(delay: delay, target: shrinkTarget), ring.timestamp(of: nextSequence + 1) != nil {
                     _ = takeNext()
                     counters.skipped += 1
                     advance()
@@ -88,10 +94,12 @@ extension JitterBuffer {
                     delay = currentDelay(now: now)
                     continue
                 }
-                if delay < target - frameDuration - Self.epsilon { return stretch() }
+                if isBelowWindow(delay, target: target) { return stretch() }
                 markLost()
-                if delay >= target + frameDuration / 2 {
-                    // Too much delay anyway: let the loss shrink it instead of concealing.
+                let repairable = later == nextSequence && laterTimestamp == playout + frame
+                if isAboveWindow(delay, target: shrinkTarget) && !repairable {
+                    // Too much delay anyway, and nothing to rebuild the frame from: let the loss
+                    // shrink the delay instead of concealing.
                     playout += frame
                     slotsSinceSkip = 0
                     delay -= frameDuration
@@ -111,9 +119,12 @@ extension JitterBuffer {
                 playout += frame
                 return silence()
             }
-            // In the lower half of the delay window the packet is most likely just late (drift,
-            // jitter): hold the timeline for it. Otherwise conceal and move on.
-            if delay < target - frameDuration / 2 - Self.epsilon { return stretch() }
+            // At the bottom of the delay window the packet is most likely just late (a sender
+            // clock slower than ours: it comes a little later every time): hold the timeline for
+            // it. Higher up it is lost or far behind: conceal and move on. (Holding in the whole
+            // lower half made 0-30 ms of jitter stretch here and drop a frame later, again and
+            // again: each 20 ms jump costs more speech quality than the concealed frame.)
+            if delay < target - frameDuration + Self.underrunHoldMargin - Self.epsilon { return stretch() }
             playout += frame
             slotsSinceSkip += 1
             counters.concealed += 1
@@ -151,8 +162,32 @@ extension JitterBuffer {
         return now - reference - mediaTime(playout)
     }
 
+    /// Below the delay window (`target` minus one frame): the slot's packet (with
+    /// `nextPacketRepairsLoss`, also the one after it) would often not be in hand in time.
+    private func isBelowWindow(_ delay: Double, target: Double) -> Bool {
+        delay < target - frameDuration - Self.epsilon
+    }
+
+    /// Above the delay window: one frame less would still leave the delay above `target` minus
+    /// half a frame, so a shrink is not undone by the next stretch.
+    private func isAboveWindow(_ delay: Double, target: Double) -> Bool {
+        delay >= target + frameDuration / 2 - Self.epsilon
+    }
+
+    /// The highest target of the last `targetHoldTime` seconds: what the delay may shrink to.
+    /// The target can dip for a moment (its quantile at the edge between two delays that the
+    /// 20 ms ticks quantise); shrinking on such a dip was undone by a stretch a moment later, and
+    /// each such 20 ms jump costs speech quality (PESQ), unlike a constant delay.
+    mutating func heldTarget(_ target: Double, now: Double) -> Double {
+        if target >= peakTarget || now - peakTargetTime > Self.targetHoldTime {
+            peakTarget = target
+            peakTargetTime = now
+        }
+        return max(target, peakTarget)
+    }
+
     private func shouldSkip(delay: Double, target: Double) -> Bool {
-        guard delay >= target + frameDuration / 2 else { return false }
+        guard isAboveWindow(delay, target: target) else { return false }
         return slotsSinceSkip >= configuration.skipSpacing || delay >= target + 3 * frameDuration
     }
 

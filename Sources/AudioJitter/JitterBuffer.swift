@@ -10,13 +10,17 @@ import MainLoop
 /// How it works:
 /// - Each packet's transit (arrival minus media time) is compared with the fastest recent
 ///   transit; that relative delay goes into a forgetting histogram. The target delay is one
-///   frame plus the `delayQuantile` of the histogram, clamped to
-///   `minimumDelay...maximumDelay` (20-200 ms by default).
+///   frame (two when `nextPacketRepairsLoss`: the next packet must be in hand for FEC) plus
+///   the `delayQuantile` of the histogram, clamped to `minimumDelay...maximumDelay` (20-200 ms
+///   by default).
 /// - The playout point advances one frame per `pop`. The current delay is the time between
 ///   a frame's earliest possible arrival and its playout. Below target minus one frame the
-///   buffer stretches (one concealment slot without advancing); above target plus half a
-///   frame it drops a frame, at most every `skipSpacing` slots during speech (always in a
-///   gap or on a loss, where it costs nothing).
+///   buffer stretches (one concealment slot without advancing; also when the slot's packet is
+///   missing and nothing later is in hand); at or above the highest target of the last 3 s
+///   plus half a frame it drops a frame, at most every `skipSpacing` slots during speech
+///   (always in a gap, or on a loss that FEC cannot repair, where it costs nothing). Every
+///   20 ms jump of the delay costs speech quality, so the window is a frame and a half wide
+///   and a short dip of the target does not shrink the delay.
 /// - A missing sequence number whose slot has come is `.lost`, carrying the next packet's
 ///   payload when that packet is buffered (Opus in-band FEC).
 /// - A packet whose timestamp lies ahead of the playout point with contiguous sequence
@@ -71,6 +75,9 @@ public struct JitterBuffer: Sendable {
     var pendingJump: Int64?
     /// The first frame of the stream is being played at once (`startsAtOnce`).
     var startingAtOnce = false
+    /// The highest target delay seen lately and when it was last reached (`heldTarget`).
+    var peakTarget = 0.0
+    var peakTargetTime = -Double.infinity
 
     let frame: Int64
     let frameDuration: Double
@@ -85,9 +92,18 @@ public struct JitterBuffer: Sendable {
         frameDuration = configuration.frameDuration
     }
 
-    /// The delay the buffer currently aims for, in seconds.
+    /// Whether a lost frame can be rebuilt from the packet after it (Opus in-band FEC in the
+    /// stream). The target then covers one more frame, so that packet is in hand when the loss
+    /// comes due; without it the buffer keeps only the slot's own packet in hand. The receive
+    /// path sets it once the stream carries FEC.
+    public var nextPacketRepairsLoss = false
+
+    /// The delay the buffer currently aims for, in seconds: one frame, plus one more with
+    /// `nextPacketRepairsLoss`, plus the `delayQuantile` of the relative delays, within the
+    /// configured bounds. Playout keeps the delay between one frame below it and half a frame above.
     public var targetDelay: Double {
-        let measured = frameDuration + estimator.delay(atQuantile: configuration.delayQuantile)
+        let lookahead = nextPacketRepairsLoss ? frameDuration : 0
+        let measured = frameDuration + lookahead + estimator.delay(atQuantile: configuration.delayQuantile)
         return min(max(measured, configuration.minimumDelay), configuration.maximumDelay)
     }
 
@@ -212,6 +228,8 @@ public struct JitterBuffer: Sendable {
         baseline.reset()
         pendingJump = nil
         startingAtOnce = false
+        peakTarget = 0
+        peakTargetTime = -.infinity
         mode = .empty
     }
 

@@ -52,17 +52,41 @@ import Testing
         #expect(statistics.lost == 1 && statistics.concealed >= 1 && statistics.played == 19)
     }
 
-    @Test func underrunAtMinimalDelayHoldsTheSlotSoFECBecomesUsable() throws {
+    @Test func underrunInsideTheDelayWindowIsConcealedAndPlayoutMovesOn() throws {
         var simulation = try JitterSimulation()
         simulation.add(jitterStream(count: 20) { $0 == 5 ? nil : 0 })
         let outputs = simulation.run(pops: 21)
-        // Slot 5 finds the buffer empty early in the delay window: one concealed slot holds
-        // the timeline, then packet 6 is in hand and its FEC can rebuild frame 5.
+        // Slot 5 finds the buffer empty 5 ms into the delay window: packet 5 is lost (or far
+        // behind), so the slot is concealed and packet 6 plays in its own slot; holding the
+        // timeline here would mean a 20 ms jump now and another when the delay shrinks again.
         #expect(outputs[5] == .lost(nextPayloadForFEC: nil))
-        #expect(outputs[6] == .lost(nextPayloadForFEC: jitterPayload(1006)))
-        #expect(outputs[7] == .frame(jitterPayload(1006)))
+        #expect(outputs[6] == .frame(jitterPayload(1006)))
         let statistics = simulation.buffer.statistics
-        #expect(statistics.lost == 1 && statistics.played == 19 && statistics.stretched == 1)
+        #expect(statistics.lost == 1 && statistics.played == 19 && statistics.stretched == 0)
+    }
+
+    @Test func underrunAtTheBottomOfTheWindowHoldsTheSlot() throws {
+        // Pops 1 ms after each arrival: the delay sits at the bottom of the window, where an
+        // empty buffer means the packet is most likely just a little late (a slower sender clock).
+        var simulation = try JitterSimulation(firstPop: 0.001)
+        simulation.add(jitterStream(count: 20) { $0 == 5 ? 0.003 : 0 })
+        let outputs = simulation.run(pops: 21)
+        #expect(outputs[5] == .lost(nextPayloadForFEC: nil))
+        #expect(outputs[6] == .frame(jitterPayload(1005)), "the late packet is played, not dropped")
+        let statistics = simulation.buffer.statistics
+        #expect(statistics.lost == 0 && statistics.late == 0 && statistics.stretched == 1)
+    }
+
+    @Test func withFECInTheStreamTheNextPacketIsInHandWhenALossComesDue() throws {
+        var simulation = try JitterSimulation()
+        simulation.buffer.nextPacketRepairsLoss = true
+        simulation.add(jitterStream(count: 20) { $0 == 5 ? nil : 0 })
+        let outputs = simulation.run(pops: 22)
+        let lostIndex = try #require(outputs.firstIndex { if case .lost = $0 { true } else { false } })
+        #expect(outputs[lostIndex] == .lost(nextPayloadForFEC: jitterPayload(1006)))
+        #expect(outputs[lostIndex + 1] == .frame(jitterPayload(1006)))
+        let statistics = simulation.buffer.statistics
+        #expect(statistics.lost == 1 && statistics.played == 19 && statistics.stretched == 0)
     }
 
     @Test func duplicatesAreDroppedAndCounted() throws {

@@ -75,7 +75,7 @@ final class CallMediaReceiver {
         case .rtp:
             return receiveRTP(bytes, arrival: arrival, earliestArrival: earliestArrival)
         case .rtcp:
-            receiveRTCP(bytes, arrival: arrival)
+            receiveRTCP(bytes, arrival: arrival, earliestArrival: earliestArrival)
         case .dtls:
             context.dtls(Array(bytes))
         case .stun, .zrtp, .turnChannel, .unknown:
@@ -115,13 +115,14 @@ final class CallMediaReceiver {
         }
     }
 
-    private func receiveRTCP(_ bytes: UnsafeRawBufferPointer, arrival: Double) {
+    private func receiveRTCP(_ bytes: UnsafeRawBufferPointer, arrival: Double, earliestArrival: Double?) {
         guard unprotect(bytes, with: srtp.unprotectRTCP), let packets = try? RTCPPacket.parseCompound(decrypted) else {
             context.receive.discard()
             return
         }
         context.receive.recordRTCP(packets, ourSSRC: context.ourSSRC, arrival: arrival,
-                                   arrivalNTP: context.ntpClock.timestamp(atMonotonic: arrival))
+                                   arrivalNTP: context.ntpClock.timestamp(atMonotonic: arrival),
+                                   earliestNTP: earliestArrival.map { context.ntpClock.timestamp(atMonotonic: $0) })
     }
 
     /// Copies `bytes` into `decrypted` (reusing its storage) and unprotects it there.

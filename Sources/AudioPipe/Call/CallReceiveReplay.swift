@@ -17,6 +17,7 @@ import AudioSDP
 ///   (the jitter buffer's `arrivalEstimate`), then plays one slot.
 /// - `.atArrival` (the loop receive, `WCS_AGENT_TEST_RECEIVE_ON_LOOP=1`): every packet is recorded
 ///   at its exact arrival; slots are still played at the ticks.
+/// - `.atTicksReadTime`: read at the ticks, accounted at the read time (no arrival estimate).
 /// SRTP and the sockets are left out: they deliver the bytes unchanged or not at all.
 ///
 /// Runs on: the caller's thread, synchronously; nothing is shared.
@@ -43,6 +44,9 @@ public enum CallReceiveReplay {
         case atTicks = "tick"
         /// Recorded at their exact arrival (the loop receive path).
         case atArrival = "exact"
+        /// Read at the ticks like `atTicks` but accounted at the read time, without the jitter
+        /// buffer's `arrivalEstimate` (the media clock receive before that estimate existed).
+        case atTicksReadTime = "tick-read"
     }
 
     /// The replayed call's output and counters.
@@ -118,6 +122,7 @@ public enum CallReceiveReplay {
                     switch reading {
                     case .atTicks: record(packet, arrival: tick + readOffset, earliest: tick - period + drainStartOffset)
                     case .atArrival: record(packet, arrival: packet.arrival, earliest: nil)
+                    case .atTicksReadTime: record(packet, arrival: tick + readOffset, earliest: nil)
                     }
                 }
                 next += 1

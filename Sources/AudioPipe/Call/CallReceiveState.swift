@@ -1,3 +1,4 @@
+import AudioCodec
 import AudioJitter
 import AudioRTP
 import Synchronization
@@ -35,14 +36,18 @@ final class CallReceiveState: Sendable {
         var counters = Snapshot()
         var lastArrival: Double?
         var audioSeen = false
+        var roundTrip = CallReceiveRoundTrip()
     }
 
     private let clockRate: Int
+    /// Opus: a packet may carry in-band FEC for the one before it.
+    private let opus: Bool
     private let state: Mutex<Guarded>
 
     /// State for a stream on `codecs`' clock, with a jitter buffer tuned by `jitter`.
     init(codecs: CallCodecSet, jitter template: JitterBufferConfiguration) throws(CallMediaError) {
         clockRate = codecs.codec.clockRate
+        if case .opus = codecs.codec { opus = true } else { opus = false }
         let jitter: JitterBuffer
         do {
             jitter = try JitterBuffer(configuration: codecs.jitterConfiguration(from: template))
@@ -91,6 +96,11 @@ final class CallReceiveState: Sendable {
         state.receiver?.record(header, payloadBytes: payloadBytes, arrival: arrival)
         if let audioPayload {
             audioPayload.withUnsafeBytes { bytes in
+                // The first packet with in-band FEC: from now on the buffer keeps the next packet
+                // in hand, so a lost frame can be rebuilt from it (CallPlayout).
+                if opus && !state.jitter.nextPacketRepairsLoss && OpusPacketFEC.carriesFEC(bytes) {
+                    state.jitter.nextPacketRepairsLoss = true
+                }
                 _ = state.jitter.insert(seq: header.sequenceNumber, timestamp: header.timestamp, payloadBytes: bytes,
                                         arrival: arrival, ssrc: header.ssrc)
             }
@@ -104,8 +114,11 @@ final class CallReceiveState: Sendable {
     }
 
     /// Records a received RTCP compound: the peer's SR (for our LSR/DLSR), the round-trip time and
-    /// the peer's report about our stream (`ourSSRC`) and its BYE.
-    func recordRTCP(_ packets: [RTCPPacket], ourSSRC: UInt32, arrival: Double, arrivalNTP: NTPTimestamp) {
+    /// the peer's report about our stream (`ourSSRC`) and its BYE. `arrivalNTP` is the read time;
+    /// `earliestNTP`, when the compound was read in a periodic drain, the drain before it: the RTT
+    /// is then estimated from the bounds of the recent reports (`CallReceiveRoundTrip`).
+    func recordRTCP(_ packets: [RTCPPacket], ourSSRC: UInt32, arrival: Double, arrivalNTP: NTPTimestamp,
+                    earliestNTP: NTPTimestamp? = nil) {
         state.withLock { state in
             state.counters.rtcpReceived += 1
             for packet in packets {
@@ -124,11 +137,17 @@ final class CallReceiveState: Sendable {
                 }
                 for block in blocks where block.ssrc == ourSSRC {
                     state.counters.remoteReport = block
-                    if let rtt = RoundTripTime.seconds(from: block, arrival: arrivalNTP) { state.counters.roundTripTime = rtt }
+                    if let upper = RoundTripTime.seconds(from: block, arrival: arrivalNTP) {
+                        let lower = earliestNTP.flatMap { RoundTripTime.seconds(from: block, arrival: $0) }
+                        state.counters.roundTripTime = state.roundTrip.record(lower: lower, upper: upper)
+                    }
                 }
             }
         }
     }
+
+    /// Whether the jitter buffer keeps the next packet in hand for FEC (the stream carries it).
+    var nextPacketRepairsLoss: Bool { state.withLock { $0.jitter.nextPacketRepairsLoss } }
 
     /// When the latest RTP packet arrived (monotonic seconds), nil before the first.
     var lastRTPArrival: Double? { state.withLock { $0.lastArrival } }
