@@ -8,6 +8,12 @@ import PackageDescription
 /// link line (a dynamic Swift runtime) the directory changes nothing.
 let staticLibstdcxx: LinkerSetting = .unsafeFlags(["-L", Context.packageDirectory + "/packaging/static-libstdc++"])
 
+/// The two shipped executables are linked by lld (the Swift toolchain's) with packed relative
+/// relocations (DT_RELR, glibc >= 2.36): a position-independent executable keeps ASLR, and its
+/// ~40 000 relative relocations take 8 kB instead of a 1 MB .rela.dyn that the loader reads,
+/// and so keeps resident, at every start (gold cannot pack them). Measured: -2.0 MB RSS idle.
+let packedRelocations: LinkerSetting = .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])
+
 let package = Package(
     name: "wcs-agent",
     platforms: [.macOS(.v14)],
@@ -61,10 +67,10 @@ let package = Package(
         // `wcs-agent`: the lean front. The Swift and C++ runtimes are linked in (also in debug builds),
         // so it loads libc, libm and libgcc_s only and starts in a few milliseconds.
         .executableTarget(name: "wcs-agent", dependencies: ["AgentControl"],
-                          linkerSettings: [.unsafeFlags(["-static-stdlib"]), staticLibstdcxx, .linkedLibrary("_FoundationCollections"),
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"]), staticLibstdcxx, packedRelocations, .linkedLibrary("_FoundationCollections"),
                                           .linkedLibrary("_FoundationCShims"), .linkedLibrary("swiftSynchronization")]),
         // `wcs-agentd`: the full binary (daemon and every other verb), exec'd by the front.
-        .executableTarget(name: "wcs-agentd", dependencies: ["AgentCore"], linkerSettings: [staticLibstdcxx]),
+        .executableTarget(name: "wcs-agentd", dependencies: ["AgentCore"], linkerSettings: [staticLibstdcxx, packedRelocations]),
         // In-process media benchmarks for `make bench`.
         .executableTarget(name: "wcs-bench", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-bench"),
         // The far ends of many calls in one process (AudioPipe), driven by scripts/bench.py.

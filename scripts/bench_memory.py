@@ -9,7 +9,16 @@ call from the emulator (aiortc leg, tone), waits for the agent's first decoded a
 seconds, and reads them again; then hangs up and reads them once more ("idle after the call": what
 an agent that has taken a call keeps, e.g. libraries loaded at the first call). Prints RSS/PSS/private-dirty totals, the top mappings of both
 states side by side and the executable's resident pages per ELF section (scripts/elf_residency.py).
+`--breakdown` adds the resident memory by kind in all three states (the executable, C runtime,
+OpenSSL, loop and signalling, audio libraries, the libraries loaded at the first call (libnice's
+chain, each listed), malloc arenas, thread stacks by thread name, other anonymous memory).
 Figures only, nothing asserted.
+
+The measured executables (the front and the wcs-agentd beside it) are dropped from the page cache
+before the agent starts (`--warm` keeps them): how many of a file's pages a process maps depends on
+how its page cache was filled (read-around on faults vs. one large write by the linker or `cp`), so
+the same binary reads 0.5-1 MB apart depending on what was done to the file last. A cold file is
+what an installed agent starts from after boot, and it makes A/B runs of fresh builds comparable.
 """
 import argparse
 import os
@@ -17,7 +26,8 @@ import re
 import time
 
 import elf_residency
-from bench_rig import Agent, Rig
+import memory_breakdown
+from bench_rig import Agent, Rig, agent_binary
 
 HEADER = re.compile(r"^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$")
 
@@ -65,9 +75,19 @@ def threads(pid):
     return len(os.listdir(f"/proc/{pid}/task"))
 
 
+def drop_from_page_cache(path):
+    """Evicts `path`'s clean pages from the page cache (fsync first so none stay dirty)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+
+
 def snapshot(pid):
     return {"rollup": rollup(pid), "maps": by_mapping(pid), "threads": threads(pid),
-            "sections": elf_residency.sections(pid)}
+            "sections": elf_residency.sections(pid), "kinds": memory_breakdown.kinds(pid)}
 
 
 def main():
@@ -75,9 +95,16 @@ def main():
     parser.add_argument("--binary", default=None, help="wcs-agent to measure (default: .build/release/wcs-agent)")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--settle", type=float, default=3.0, help="seconds to wait before each reading")
+    parser.add_argument("--breakdown", action="store_true", help="resident memory by kind (see above)")
+    parser.add_argument("--warm", action="store_true", help="keep the executables' page cache as it is")
     args = parser.parse_args()
     rig = Rig(["1001"])
     try:
+        if not args.warm:
+            front = os.path.abspath(args.binary or agent_binary())
+            for path in (front, os.path.join(os.path.dirname(front), "wcs-agentd")):
+                if os.path.exists(path):
+                    drop_from_page_cache(path)
         agent = Agent(rig, "1001", binary=args.binary)
         time.sleep(args.settle)
         idle = snapshot(agent.proc.pid)
@@ -109,6 +136,8 @@ def main():
     rest = names[args.top:]
     print(f"  {'(' + str(len(rest)) + ' more)':<42}{sum(idle['maps'].get(n, {}).get('Rss', 0) for n in rest):>8}"
           f"{sum(call['maps'].get(n, {}).get('Rss', 0) for n in rest):>8}")
+    if args.breakdown:
+        memory_breakdown.show(idle["kinds"], call["kinds"], after["kinds"])
     print("\nThe executable's resident pages by ELF section (kB: idle, call, section size):")
     for name in sorted(call["sections"], key=lambda n: -call["sections"][n][0]):
         if call["sections"][name][0] or idle["sections"].get(name, (0, 0))[0]:

@@ -46,6 +46,9 @@ import TestSupport
         #expect(!depends.lowercased().contains("swift") && !depends.contains("libsrtp2"), "Depends: \(depends)")
         // The C++ runtime is linked in (packaging/static-libstdc++), and neither binary exports it.
         #expect(!depends.contains("libstdc++"), "Depends: \(depends)")
+        // Packed relative relocations (DT_RELR) need glibc 2.36's loader: Depends says so.
+        let libc = try #require(depends.firstMatch(of: /libc6 \(>= ([^)]+)\)/)?.1, "Depends: \(depends)")
+        #expect(try run("/usr/bin/dpkg", ["--compare-versions", String(libc), "ge", "2.36"]).status == 0, "Depends: \(depends)")
         #expect(InstalledPackage.query("${Conffiles}")?.contains("/etc/wcs-agent/wcs-agent.conf ") == true)
         let files = try packagedFiles()
         for path in ["/usr/bin/wcs-agent", "/usr/lib/wcs-agent/wcs-agentd", "/usr/share/man/man8/wcs-agent.8.gz", "/usr/share/man/man5/wcs-agent.conf.5.gz",
@@ -58,6 +61,8 @@ import TestSupport
             #expect(ldd.status == 0 && !ldd.output.contains("/opt/swift") && !ldd.output.contains("not found"), "ldd \(binary):\n\(ldd.output)")
             #expect(!ldd.output.contains("libstdc++"), "ldd \(binary):\n\(ldd.output)")
             #expect(try CxxRuntimeExports.of(binary).isEmpty, "\(binary) exports its static C++ runtime")
+            let facts = try ELFLinkFacts(binary)
+            #expect(facts.isPositionIndependent && facts.hasPackedRelocations && facts.unpackedRelativeRelocations == 0, "\(binary): \(facts)")
         }
         // libnice is opened at the first call (dlopen), not linked: Depends names it itself, with a version.
         let daemon = try run("/usr/bin/ldd", ["/usr/lib/wcs-agent/wcs-agentd"]).output

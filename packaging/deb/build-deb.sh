@@ -70,6 +70,13 @@ mkdir -p "$stage/shlibdeps/debian"
 printf 'Source: wcs-agent\n\nPackage: wcs-agent\nArchitecture: any\n' > "$stage/shlibdeps/debian/control"
 depends=$(cd "$stage/shlibdeps" && dpkg-shlibdeps -O "$pkg/usr/bin/wcs-agent" "$pkg/usr/lib/wcs-agent/wcs-agentd" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# Packed relative relocations (DT_RELR, see Package.swift) need the loader of glibc 2.36: the binaries
+# require the version GLIBC_ABI_DT_RELR, which dpkg-shlibdeps does not map to a libc6 version.
+if [[ $(readelf -d "$pkg/usr/bin/wcs-agent" "$pkg/usr/lib/wcs-agent/wcs-agentd") == *"(RELR)"* ]]; then
+    libc=$(printf '%s\n' "$depends" | sed -n 's/.*libc6 (>= \([^)]*\)).*/\1/p')
+    [ -n "$libc" ] || { echo "build-deb: no libc6 in Depends: $depends" >&2; exit 1; }
+    if dpkg --compare-versions "$libc" lt 2.36; then depends=$(printf '%s\n' "$depends" | sed 's/libc6 (>= [^)]*)/libc6 (>= 2.36)/'); fi
+fi
 # libnice is not linked but opened with dlopen at the first call (Sources/CNice), so dpkg-shlibdeps
 # cannot see it: libnice10 at the newest version Debian's symbols file gives any function the loader
 # resolves, and at least 0.1.19 (NICE_AGENT_OPTION_CONSENT_FRESHNESS, which the agent asks for).
