@@ -90,10 +90,12 @@ def split_try(events, push, resumed, daemon, emulator):
         return marks
     marks["sh"], marks["front"] = sh[0], front[0]
     pid = front[2]
-    sends = [e for e in events if e[0] >= front[0] and e[2] == pid and e[3] == "sendto"][:2]
-    if len(sends) < 2:
+    # The front's last write carries the request (with `hello` in the same write since 2026-12-02,
+    # after hello's own round trip before).
+    sends = [e for e in events if e[0] >= front[0] and e[2] == pid and e[3] == "sendto"]
+    if not sends:
         return marks
-    marks["request_sent"] = sends[1][0]
+    marks["request_sent"] = sends[-1][0]
     steps = [("request_read", lambda e: e[2] in daemon and e[3] == "recvfrom"),
              ("connect", lambda e: e[2] in daemon and e[3] == "connect" and "addrlen: 16" in e[4]),
              ("upgrade_sent", lambda e: e[2] in daemon and e[3] == "sendto"),

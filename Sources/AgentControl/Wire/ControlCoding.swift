@@ -1,17 +1,19 @@
-import FoundationEssentials
 import WCSJSON
 
 /// Converts typed request arguments and results to and from `JSONValue`, the value the socket
 /// server and the client carry. Pure functions; keys are spelled on the types (snake_case).
+/// Straight between the types and `JSONValue` (`JSONValueEncoder`, `JSONValueDecoder`): the same
+/// values and errors as JSONEncoder/JSONDecoder through text gave, without their first-use cost
+/// in the lean front (issue 9) or two trips through text per message in the daemon.
 public enum ControlCoding {
-    /// A Codable value as JSON (`null` for a value that encodes to nothing).
+    /// A Codable value as JSON. Throws `EncodingError` (a NaN, or a value that encodes nothing).
     public static func json<T: Encodable>(_ value: T) throws -> JSONValue {
-        try JSONValue.parse(JSONEncoder().encode(value))
+        try JSONValueEncoder().encode(value)
     }
 
     /// A typed value from JSON. Throws `DecodingError` worded by `describe(_:)`.
     public static func decode<T: Decodable>(_ type: T.Type, from json: JSONValue) throws -> T {
-        try JSONDecoder().decode(type, from: Data(json.serialized().utf8))
+        try JSONValueDecoder().decode(type, from: json)
     }
 
     /// A short description of a decoding error for a `bad_request` message: which field, what was wrong.

@@ -16,9 +16,12 @@ import Glibc
 /// threads each time), so the process returns to its idle thread count; the clock itself stays in
 /// the pool and starts a thread again when a call is placed on it.
 ///
-/// Why this measure (2026-12-02, 2 cores, cheap far ends): one clock's round grows by about 0.4 ms
-/// per call; frames start to be sent late (10 ms past their slot) once rounds take about half the
-/// period on a loaded machine, so the limit is `defaultBusyLimit` = 50 %.
+/// Why this limit (`defaultBusyLimit`, 50 % of the period), from the 2026-12-01 scaling runs (2
+/// cores, cheap far ends, Benchmarks/README.md): a call costs a clock about 0.4 ms per round (2 % of
+/// a core); one clock at 34 % busy sent 1.9 % of its frames late (10 ms past their slot), at 65-70 %
+/// 3 % on a quiet machine and 38 % with other work running, while two clocks at 32 % each sent
+/// 0.1 % late. Rounds are timed by the wall clock, so a preempted clock on a busy machine looks
+/// busier and gets help sooner.
 ///
 /// `WCS_MEDIA_CLOCKS=N` caps the shared pool at N clocks (N = 1: the single clock thread of before,
 /// for A/B benchmarks); the default is the number of online CPUs.
