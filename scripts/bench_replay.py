@@ -76,10 +76,10 @@ def caller_packets(ref16, fec, loss=LOSS):
     return packets
 
 
-def sender_offsets(count, seed, sender_jitter_ms):
+def sender_offsets(count, seed, sender_jitter_ms, stall_percent=2.0):
     """When each packet leaves the caller, relative to its 20 ms slot (seconds): a sender thread on a
     busy machine wakes late by a small random amount (uniform 0..sender_jitter_ms) and now and then
-    (2 % of the wake-ups) stalls for 20-60 ms, after which the frames it owes go out back to back.
+    (stall_percent of the wake-ups) stalls for 20-60 ms, after which the frames it owes go out back to back.
     Seeded by its own generator (`{seed}:sender`), so the impairment's draws are the same with or
     without it. All zeros for sender_jitter_ms 0 (a perfect sender clock)."""
     if sender_jitter_ms <= 0:
@@ -89,7 +89,7 @@ def sender_offsets(count, seed, sender_jitter_ms):
     for index in range(count):
         slot = index * 0.020
         wake = slot + rng.random() * sender_jitter_ms / 1000
-        if rng.random() < 0.02:
+        if rng.random() * 100 < stall_percent:
             wake += 0.020 + rng.random() * 0.040
         send = max(wake, busy_until)
         busy_until = send + 0.0002  # one packet's encode and send
@@ -97,10 +97,10 @@ def sender_offsets(count, seed, sender_jitter_ms):
     return offsets
 
 
-def impaired_trace(packets, seed, jitter_ms, loss=LOSS, sender_jitter_ms=0.0):
+def impaired_trace(packets, seed, jitter_ms, loss=LOSS, sender_jitter_ms=0.0, stall_percent=2.0):
     """(sequence, timestamp, arrival seconds, payload) of each packet the impairment lets through."""
     rng = random.Random(f"{seed}:send")
-    offsets = sender_offsets(len(packets), seed, sender_jitter_ms)
+    offsets = sender_offsets(len(packets), seed, sender_jitter_ms, stall_percent)
     trace = []
     for index, payload in enumerate(packets):
         drop = rng.random() * 100 < loss
@@ -139,14 +139,15 @@ def replay(tool, trace_path, work, reading, phase_ms, jitter_args):
 
 
 def measure(tool, reference, readings, phases, seed, jitter_args, work, loss=LOSS, jitter_ms=JITTER_MS,
-            sender_jitter_ms=0.0):
+            sender_jitter_ms=0.0, stall_percent=2.0):
     ref16, _ = _read_mono(reference)
     results = {}
     for mode, fec in (("nofec", False), ("fec", True)):
         packets = caller_packets(ref16, fec, loss)
         for reading in readings:
             ideal = reading == "ideal"
-            trace = impaired_trace(packets, seed, 0 if ideal else jitter_ms, loss, 0 if ideal else sender_jitter_ms)
+            trace = impaired_trace(packets, seed, 0 if ideal else jitter_ms, loss, 0 if ideal else sender_jitter_ms,
+                                   stall_percent)
             trace_path = os.path.join(work, f"trace-{mode}-{reading}.txt")
             write_trace(trace_path, trace)
             runs = []
@@ -188,6 +189,8 @@ def main():
     parser.add_argument("--jitter-ms", type=float, default=JITTER_MS, help="the emulator's jitter= in ms")
     parser.add_argument("--sender-jitter-ms", type=float, default=0.0,
                         help="the caller's own send-time jitter in ms (seeded; 0: a perfect sender clock)")
+    parser.add_argument("--sender-stall-percent", type=float, default=2.0,
+                        help="with --sender-jitter-ms: how often the sender stalls for 20-60 ms, percent of its frames")
     parser.add_argument("--jitter-args", default="", help="wcs-quality-replay --jitter overrides")
     parser.add_argument("--keep", metavar="DIR", help="keep the traces and outputs in DIR")
     args = parser.parse_args()
@@ -200,7 +203,7 @@ def main():
             reference, _ = make_speech(work, sys.executable)
         results = measure(args.tool, reference, args.readings.split(","),
                           [float(p) for p in args.phases.split(",")], args.seed, args.jitter_args, work,
-                          args.loss, args.jitter_ms, args.sender_jitter_ms)
+                          args.loss, args.jitter_ms, args.sender_jitter_ms, args.sender_stall_percent)
     print(json.dumps(results))
 
 
