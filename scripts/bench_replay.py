@@ -21,7 +21,7 @@ numbers:
 4. PESQ-WB of the output against the reference (bench_pesq.score, the cut the live bench uses).
 
 Run with the bench venv's python: `.build/bench-venv/bin/python scripts/bench_replay.py TOOL [REF16K.wav]
-[--phases 0,2,...,18] [--readings tick,exact,ideal] [--seed 1] [--jitter-args K=V,...]`. Prints one JSON
+[--phases 0,2,...,18] [--readings tick,exact,ideal] [--seed 1] [--sender-jitter-ms 8] [--jitter-args K=V,...]`. Prints one JSON
 object: per mode ("fec", "nofec") and reading, the mean, lowest and highest PESQ-WB over the phases
 and each run's counters. `replayed_figures` runs it for `make bench` (bench_quality.py).
 """
@@ -76,9 +76,31 @@ def caller_packets(ref16, fec, loss=LOSS):
     return packets
 
 
-def impaired_trace(packets, seed, jitter_ms, loss=LOSS):
+def sender_offsets(count, seed, sender_jitter_ms, stall_percent=2.0):
+    """When each packet leaves the caller, relative to its 20 ms slot (seconds): a sender thread on a
+    busy machine wakes late by a small random amount (uniform 0..sender_jitter_ms) and now and then
+    (stall_percent of the wake-ups) stalls for 20-60 ms, after which the frames it owes go out back to back.
+    Seeded by its own generator (`{seed}:sender`), so the impairment's draws are the same with or
+    without it. All zeros for sender_jitter_ms 0 (a perfect sender clock)."""
+    if sender_jitter_ms <= 0:
+        return [0.0] * count
+    rng = random.Random(f"{seed}:sender")
+    offsets, busy_until = [], 0.0
+    for index in range(count):
+        slot = index * 0.020
+        wake = slot + rng.random() * sender_jitter_ms / 1000
+        if rng.random() * 100 < stall_percent:
+            wake += 0.020 + rng.random() * 0.040
+        send = max(wake, busy_until)
+        busy_until = send + 0.0002  # one packet's encode and send
+        offsets.append(send - slot)
+    return offsets
+
+
+def impaired_trace(packets, seed, jitter_ms, loss=LOSS, sender_jitter_ms=0.0, stall_percent=2.0):
     """(sequence, timestamp, arrival seconds, payload) of each packet the impairment lets through."""
     rng = random.Random(f"{seed}:send")
+    offsets = sender_offsets(len(packets), seed, sender_jitter_ms, stall_percent)
     trace = []
     for index, payload in enumerate(packets):
         drop = rng.random() * 100 < loss
@@ -86,7 +108,7 @@ def impaired_trace(packets, seed, jitter_ms, loss=LOSS):
         if drop:
             continue
         trace.append(((FIRST_SEQUENCE + index) & 0xFFFF, (FIRST_TIMESTAMP + 960 * index) & 0xFFFFFFFF,
-                      index * 0.020 + TRANSIT + spread / 1000, payload))
+                      index * 0.020 + offsets[index] + TRANSIT + spread / 1000, payload))
     return trace
 
 
@@ -116,13 +138,16 @@ def replay(tool, trace_path, work, reading, phase_ms, jitter_args):
     return json.loads(done.stdout), wav
 
 
-def measure(tool, reference, readings, phases, seed, jitter_args, work, loss=LOSS, jitter_ms=JITTER_MS):
+def measure(tool, reference, readings, phases, seed, jitter_args, work, loss=LOSS, jitter_ms=JITTER_MS,
+            sender_jitter_ms=0.0, stall_percent=2.0):
     ref16, _ = _read_mono(reference)
     results = {}
     for mode, fec in (("nofec", False), ("fec", True)):
         packets = caller_packets(ref16, fec, loss)
         for reading in readings:
-            trace = impaired_trace(packets, seed, 0 if reading == "ideal" else jitter_ms, loss)
+            ideal = reading == "ideal"
+            trace = impaired_trace(packets, seed, 0 if ideal else jitter_ms, loss, 0 if ideal else sender_jitter_ms,
+                                   stall_percent)
             trace_path = os.path.join(work, f"trace-{mode}-{reading}.txt")
             write_trace(trace_path, trace)
             runs = []
@@ -133,6 +158,8 @@ def measure(tool, reference, readings, phases, seed, jitter_args, work, loss=LOS
             scores = [run["pesq_wb"] for run in runs]
             results[f"{mode}_{reading}"] = {"pesq_wb": round(sum(scores) / len(scores), 3), "min": round(min(scores), 3),
                                             "max": round(max(scores), 3), "sent": len(packets),
+                                            "stretched": sum(run.get("stretched", 0) for run in runs),
+                                            "skipped": sum(run.get("skipped", 0) for run in runs),
                                             "lost_by_impairment": len(packets) - len(trace), "runs": runs}
     return results
 
@@ -160,6 +187,10 @@ def main():
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--loss", type=float, default=LOSS, help="loss in percent (the emulator's loss=)")
     parser.add_argument("--jitter-ms", type=float, default=JITTER_MS, help="the emulator's jitter= in ms")
+    parser.add_argument("--sender-jitter-ms", type=float, default=0.0,
+                        help="the caller's own send-time jitter in ms (seeded; 0: a perfect sender clock)")
+    parser.add_argument("--sender-stall-percent", type=float, default=2.0,
+                        help="with --sender-jitter-ms: how often the sender stalls for 20-60 ms, percent of its frames")
     parser.add_argument("--jitter-args", default="", help="wcs-quality-replay --jitter overrides")
     parser.add_argument("--keep", metavar="DIR", help="keep the traces and outputs in DIR")
     args = parser.parse_args()
@@ -172,7 +203,7 @@ def main():
             reference, _ = make_speech(work, sys.executable)
         results = measure(args.tool, reference, args.readings.split(","),
                           [float(p) for p in args.phases.split(",")], args.seed, args.jitter_args, work,
-                          args.loss, args.jitter_ms)
+                          args.loss, args.jitter_ms, args.sender_jitter_ms, args.sender_stall_percent)
     print(json.dumps(results))
 
 
