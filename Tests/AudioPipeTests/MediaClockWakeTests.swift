@@ -28,7 +28,9 @@ import Testing
         let clock = MediaClock(name: "test-wake-2", periodNanoseconds: Self.hour)
         let first = Ticks()
         let second = Ticks()
-        clock.unregister(clock.register { _, _ in first.record() })
+        let a = clock.register { _, _ in first.record() }
+        #expect(MediaClockTests.wait { first.total == 1 })
+        clock.unregister(a)
         Thread.sleep(forTimeInterval: 0.05)  // no call: the thread waits without a timeout
         #expect(clock.hasThread)
         let b = clock.register { _, _ in second.record() }
@@ -40,7 +42,9 @@ import Testing
         let clock = MediaClock(name: "test-wake-3", periodNanoseconds: Self.hour, idleLinger: Self.hour)
         let first = Ticks()
         let second = Ticks()
-        clock.unregister(clock.register { _, _ in first.record() })
+        let a = clock.register { _, _ in first.record() }
+        #expect(MediaClockTests.wait { first.total == 1 })
+        clock.unregister(a)
         Thread.sleep(forTimeInterval: 0.05)  // no call: the thread lingers (an hour)
         let b = clock.register { _, _ in second.record() }
         #expect(MediaClockTests.wait { second.total == 1 }, "woken for the new call")
