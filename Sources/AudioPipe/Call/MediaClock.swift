@@ -1,3 +1,4 @@
+import CGLib
 import FoundationEssentials
 import MainLoop
 #if canImport(Glibc)
@@ -7,9 +8,16 @@ import Glibc
 /// A 20 ms media clock: one thread (`wcs-media`, `wcs-media-2` … see `MediaClockPool`, which
 /// makes the clocks and places each call on one) ticks every call placed on it, instead of one
 /// audio thread per call. Deadlines are absolute `CLOCK_MONOTONIC` times
-/// (start + n x period, no drift); the thread sleeps on a condition variable bound to that clock,
+/// (start + n x period, no drift); the thread sleeps on a condition variable until the deadline,
 /// so a newly registered call is woken at once and gets its first tick (its first frame goes out
 /// right after DTLS) without waiting for the next shared deadline.
+///
+/// The lock is GLib's `GMutex`/`GCond`, not pthread's, so that a sleep between ticks costs one
+/// syscall (the timed futex wait): glibc's `pthread_cond_timedwait` re-takes the mutex marked
+/// contended, so the unlock after every sleep made a second futex syscall (FUTEX_WAKE), while
+/// `g_cond_wait_until` re-takes it with a plain lock. `g_cond_broadcast` always makes a syscall,
+/// so the clock broadcasts only when someone waits: `clockSleeping` (the clock thread, for
+/// `register` and `requestPlayout`) or `unregisterWaiters` (for `unregister`).
 ///
 /// A call may also ask for one playout of its own at once (`requestPlayout`): its first packet
 /// then plays when it arrives instead of up to one period later; the call stays on the shared
@@ -29,8 +37,8 @@ import Glibc
 /// read through `load`).
 ///
 /// Runs on: the clock thread calls every tick; `register` and `unregister` are safe from any
-/// thread. A class because it owns the thread and the pthread mutex and condition variable.
-final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex`, a pthread_mutex_t
+/// thread. A class because it owns the thread and the GLib mutex and condition variable.
+final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex`, a GMutex
     /// What a registered call's tick is called with.
     typealias Tick = (_ now: Double, _ skipped: Int) -> Void
     /// What a registered call's extra playout (`requestPlayout`) is called with.
@@ -58,8 +66,8 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
     let name: String
     /// Nanoseconds without a call after which the thread ends; nil: it stays.
     private let idleLinger: Int?
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let mutex = UnsafeMutablePointer<GMutex>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<GCond>.allocate(capacity: 1)
 
     // Under `mutex`.
     private var registrations: [Registration] = []
@@ -68,6 +76,10 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
     private var draining = false
     private var threadStarted = false
     private var clockThread: pthread_t?
+    /// The clock thread waits on `condition` (for a call, a playout or its deadline).
+    private var clockSleeping = false
+    /// `unregister` calls waiting on `condition` for a tick or a drain to end.
+    private var unregisterWaiters = 0
     private var meter: MediaClockMeter
 
     /// A clock whose thread `name` starts with the first `register`; with `idleLinger` (ns) the
@@ -78,12 +90,8 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
         meter = MediaClockMeter(periodNanoseconds: periodNanoseconds)
         self.periodNanoseconds = periodNanoseconds
         self.maximumCatchUp = maximumCatchUp
-        pthread_mutex_init(mutex, nil)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(condition, &attributes)
-        pthread_condattr_destroy(&attributes)
+        g_mutex_init(mutex)
+        g_cond_init(condition)
     }
 
     /// Adds a call: `tick` runs on the clock thread at once and then every period, until
@@ -96,7 +104,7 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
                 threadStarted = true
                 NamedThread.start(name, stackSize: 1 << 20) { [self] in run() }
             }
-            pthread_cond_broadcast(condition)
+            wakeClock()
         }
         return registration
     }
@@ -110,7 +118,9 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
             registrations.removeAll { $0 === registration }
             let onClockThread = clockThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
             while (running === registration || (draining && registrations.isEmpty)) && !onClockThread {
-                pthread_cond_wait(condition, mutex)
+                unregisterWaiters += 1
+                g_cond_wait(condition, mutex)
+                unregisterWaiters -= 1
             }
             registration.tick = nil  // releases what the closures captured
             registration.playout = nil
@@ -125,7 +135,7 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
         locked {
             guard registration.playout != nil, registrations.contains(where: { $0 === registration }) else { return }
             registration.needsPlayout = true
-            pthread_cond_broadcast(condition)
+            wakeClock()
         }
     }
 
@@ -147,7 +157,7 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
         locked { clockThread = pthread_self() }
         var deadline = Self.now() + periodNanoseconds
         var idleSince: Int?
-        pthread_mutex_lock(mutex)
+        g_mutex_lock(mutex)
         while true {
             if registrations.isEmpty {
                 let since = idleSince ?? Self.now()
@@ -157,7 +167,7 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
                     Log.info("audio", "media clock \(name) ended (no call for \((idleLinger ?? 0) / 1_000_000) ms)")
                     threadStarted = false
                     clockThread = nil
-                    pthread_mutex_unlock(mutex)
+                    g_mutex_unlock(mutex)
                     return
                 }
                 deadline = Self.now() + periodNanoseconds  // the first ticks run at once, below
@@ -179,8 +189,7 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
             let now = Self.now()
             let behind = now - deadline
             if behind < 0 {
-                var wake = timespec(tv_sec: deadline / 1_000_000_000, tv_nsec: deadline % 1_000_000_000)
-                pthread_cond_timedwait(condition, mutex, &wake)
+                sleep(until: deadline)
                 continue
             }
             var skipped = 0
@@ -190,11 +199,11 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
                 Log.notice("audio", "\(name): clock \(behind / 1_000_000) ms behind; skipping \(skipped) frames")
             }
             draining = true
-            pthread_mutex_unlock(mutex)
+            g_mutex_unlock(mutex)
             receiveContext.drain()
-            pthread_mutex_lock(mutex)
+            g_mutex_lock(mutex)
             draining = false
-            pthread_cond_broadcast(condition)
+            wakeUnregisterWaiters()
             let calls = registrations.count
             runRound(registrations, .tick(skipped: skipped), now: now)
             meter.record(roundNanoseconds: Self.now() - now, calls: calls)
@@ -206,14 +215,35 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
     /// had no call for `idleLinger` since `idleSince`.
     private func waitForACall(idleSince: Int) -> Bool {
         guard let idleLinger else {
-            pthread_cond_wait(condition, mutex)
+            sleep(until: nil)
             return true
         }
         let end = idleSince + idleLinger
         if Self.now() >= end { return false }
-        var wake = timespec(tv_sec: end / 1_000_000_000, tv_nsec: end % 1_000_000_000)
-        pthread_cond_timedwait(condition, mutex, &wake)
+        sleep(until: end)
         return true
+    }
+
+    /// Waits on `condition` (mutex held) until `deadline` (`CLOCK_MONOTONIC` ns, rounded up to
+    /// GLib's microseconds; nil: no limit) or a `wakeClock`. One futex syscall per sleep.
+    private func sleep(until deadline: Int?) {
+        clockSleeping = true
+        if let deadline {
+            _ = g_cond_wait_until(condition, mutex, gint64((deadline + 999) / 1_000))
+        } else {
+            g_cond_wait(condition, mutex)
+        }
+        clockSleeping = false
+    }
+
+    /// Wakes the clock thread if it sleeps (mutex held), so it looks at the calls again now.
+    private func wakeClock() {
+        if clockSleeping { g_cond_broadcast(condition) }
+    }
+
+    /// Wakes the `unregister` calls waiting for a tick or drain to end (mutex held).
+    private func wakeUnregisterWaiters() {
+        if unregisterWaiters > 0 { g_cond_broadcast(condition) }
     }
 
     /// What a round runs for each of its registrations.
@@ -230,20 +260,20 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
             let tick = registration.tick
             let playout = registration.playout
             running = registration
-            pthread_mutex_unlock(mutex)
+            g_mutex_unlock(mutex)
             switch work {
             case .tick(let skipped): tick?(seconds, skipped)
             case .playout: playout?(seconds)
             }
-            pthread_mutex_lock(mutex)
+            g_mutex_lock(mutex)
             running = nil
-            pthread_cond_broadcast(condition)
+            wakeUnregisterWaiters()
         }
     }
 
     private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        g_mutex_lock(mutex)
+        defer { g_mutex_unlock(mutex) }
         return body()
     }
 
