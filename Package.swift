@@ -33,8 +33,15 @@ let package = Package(
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "CSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
-        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
-        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+
+        // libsoxr and alsa-lib, loaded on first use (dlopen) instead of linked, as libnice below:
+        // an idle agent maps neither them nor libgomp (libsoxr's OpenMP). Each target defines the
+        // library functions the Swift code calls and forwards them to dlsym'd pointers; the shared
+        // loader opens each library once. Hidden visibility: the libraries (and ALSA's plugins) keep
+        // binding to their own functions.
+        .target(name: "CLibraryLoader"),
+        .target(name: "CSoxr", dependencies: ["CLibraryLoader"], cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
+        .target(name: "CALSA", dependencies: ["CLibraryLoader"], cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
 
         // libnice, loaded at the first ICE use (dlopen) instead of linked: C definitions of the
         // libnice functions AudioPipe calls, forwarding to dlsym'd pointers (Sources/CNice). Hidden

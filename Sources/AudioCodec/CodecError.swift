@@ -12,6 +12,8 @@ public enum CodecError: Error, Equatable, CustomStringConvertible, LocalizedErro
     case invalidConfiguration(String)
     /// libsoxr reported an error.
     case resampler(String)
+    /// libsoxr (loaded at the first resampler that changes the rate) cannot be loaded: the loader's reason.
+    case resamplerUnavailable(String)
 
     public var description: String {
         switch self {
@@ -25,6 +27,8 @@ public enum CodecError: Error, Equatable, CustomStringConvertible, LocalizedErro
             "invalid codec configuration: \(text)"
         case let .resampler(text):
             "resampler error: \(text)"
+        case let .resamplerUnavailable(reason):
+            "resampler unavailable: \(reason)"
         }
     }
 

@@ -4,7 +4,8 @@ import CSoxr
 ///
 /// Input is interleaved 16-bit audio at `inputRate` with `inputChannels` channels. Channels are
 /// first downmixed to mono by averaging, then resampled, then (for `outputChannels` > 1) the mono
-/// signal is copied to every output channel. Equal rates bypass libsoxr entirely.
+/// signal is copied to every output channel. Equal rates bypass libsoxr entirely; the first
+/// resampler that changes the rate loads it (`CodecError.resamplerUnavailable` when it cannot).
 ///
 /// The object keeps filter state between calls, so consecutive chunks of one stream join without
 /// clicks; output arrives with the filter's delay and possibly in bursts (see `Quality`).
@@ -103,6 +104,10 @@ public final class Resampler {
     }
 
     private static func makeSoxr(from inputRate: Int, to outputRate: Int, quality: Quality) throws -> OpaquePointer {
+        // libsoxr is opened at the first resampler that changes the rate (Sources/CSoxr).
+        guard csoxr_library_load() != 0 else {
+            throw CodecError.resamplerUnavailable(csoxr_library_error().map { String(cString: $0) } ?? "unknown reason")
+        }
         var io = soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I)
         var runtime = soxr_runtime_spec(1)
         let recipe: Int32

@@ -54,12 +54,7 @@ import WCSSession
     @Test func withoutLibniceACallFailsClearlyAndTheDaemonStaysOnline() async throws {
         try await onThread {
             let h = try AgentHarness(media: .webrtc)
-            // A broken libnice.so.10 first in the loader's search path (as a damaged install would be).
-            let brokenDir = h.scratch.file("broken-libs")
-            try FileManager.default.createDirectory(atPath: brokenDir, withIntermediateDirectories: true)
-            try "not a library\n".write(toFile: brokenDir + "/libnice.so.10", atomically: true, encoding: .utf8)
-            let inherited = ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"].map { ":" + $0 } ?? ""
-            let environment = ["LD_LIBRARY_PATH": brokenDir + inherited]
+            let (brokenDir, environment) = try Self.brokenLibrary("libnice.so.10", in: h)
             try h.start(extra: Kit.audioFlags(h), environment: environment)
             let pid = try Self.daemonPid(h)
 
@@ -87,6 +82,16 @@ import WCSSession
             let ok = DoctorTests.line(good.lines, "ok", "libnice")
             #expect(ok?.contains("/libnice.so.10") == true && ok?.contains(" loads in ") == true, "\(good.lines)")
         }
+    }
+
+    /// A directory holding a broken `soname` (not an ELF file, as a damaged install would leave)
+    /// and the environment that puts it first in the loader's search path.
+    static func brokenLibrary(_ soname: String, in h: AgentHarness) throws -> (directory: String, environment: [String: String]) {
+        let directory = h.scratch.file("broken-libs")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try "not a library\n".write(toFile: directory + "/" + soname, atomically: true, encoding: .utf8)
+        let inherited = ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"].map { ":" + $0 } ?? ""
+        return (directory, ["LD_LIBRARY_PATH": directory + inherited])
     }
 
     static func run(_ arguments: [String], environment: [String: String]) throws -> (code: Int32, lines: [String]) {

@@ -40,7 +40,7 @@ import TestSupport
     /// Depends from dpkg-shlibdeps (Debian libraries, nothing from Swift); the conffile; the files.
     static func checkContents() throws {
         let depends = InstalledPackage.query("${Depends}") ?? ""
-        for library in ["libwebsockets17", "libnice10", "libopus0", "libsoxr0", "libssl3", "libglib2.0-0", "libc6"] {
+        for library in ["libwebsockets17", "libnice10", "libopus0", "libsoxr0", "libasound2", "libssl3", "libglib2.0-0", "libc6"] {
             #expect(depends.contains(library), "Depends lacks \(library): \(depends)")
         }
         #expect(!depends.lowercased().contains("swift") && !depends.contains("libsrtp2"), "Depends: \(depends)")
@@ -68,6 +68,9 @@ import TestSupport
         let daemon = try run("/usr/bin/ldd", ["/usr/lib/wcs-agent/wcs-agentd"]).output
         for library in ["libnice", "libgupnp", "libsoup"] { #expect(!daemon.contains(library), "wcs-agentd links \(library):\n\(daemon)") }
         #expect(depends.contains("libnice10 (>= 0.1."), "Depends: \(depends)")
+        // So are alsa-lib (at the first `alsa:` device) and libsoxr with its libgomp (at the first resampler).
+        for library in ["libasound", "libsoxr", "libgomp"] { #expect(!daemon.contains(library), "wcs-agentd links \(library):\n\(daemon)") }
+        #expect(depends.contains("libasound2 (>= 1.") && depends.contains("libsoxr0 (>= 0."), "Depends: \(depends)")
         // The lean front needs nothing but the C runtime (no GLib, lws, libnice, OpenSSL, ICU, libstdc++).
         let front = try run("/usr/bin/ldd", ["/usr/bin/wcs-agent"]).output.split(separator: "\n").compactMap { line in
             line.split(whereSeparator: \.isWhitespace).first.map(String.init)

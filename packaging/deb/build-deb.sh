@@ -77,18 +77,27 @@ if [[ $(readelf -d "$pkg/usr/bin/wcs-agent" "$pkg/usr/lib/wcs-agent/wcs-agentd")
     [ -n "$libc" ] || { echo "build-deb: no libc6 in Depends: $depends" >&2; exit 1; }
     if dpkg --compare-versions "$libc" lt 2.36; then depends=$(printf '%s\n' "$depends" | sed 's/libc6 (>= [^)]*)/libc6 (>= 2.36)/'); fi
 fi
-# libnice is not linked but opened with dlopen at the first call (Sources/CNice), so dpkg-shlibdeps
-# cannot see it: libnice10 at the newest version Debian's symbols file gives any function the loader
-# resolves, and at least 0.1.19 (NICE_AGENT_OPTION_CONSENT_FRESHNESS, which the agent asks for).
-nice_symbols_file=$(dpkg-query --control-path libnice10 symbols 2>/dev/null | head -n 1)
-[ -r "$nice_symbols_file" ] || { echo "build-deb: no symbols file of libnice10 (install libnice-dev)" >&2; exit 1; }
-nice_version=0.1.19
-for symbol in $(grep -o '\bnice_[a-z0-9_]*' Sources/CNice/NiceFunctionTable.h | sort -u); do
-    since=$(sed -n "s/^ $symbol@Base \([^ ]*\).*/\1/p" "$nice_symbols_file")
-    [ -n "$since" ] || { echo "build-deb: libnice10 has no $symbol" >&2; exit 1; }
-    if dpkg --compare-versions "$since" gt "$nice_version"; then nice_version=$since; fi
-done
-depends=$(printf '%s\n' "$depends" | sed "s/\$/, libnice10 (>= $nice_version)/")
+# Libraries opened with dlopen on first use instead of linked (dpkg-shlibdeps cannot see them):
+# each at the newest version its Debian symbols file gives any function the loader resolves (the
+# names listed in the loader's function table), and at least MINIMUM.
+#   dlopened PACKAGE MINIMUM PREFIX TABLE_HEADER
+dlopened() {
+    local package=$1 minimum=$2 prefix=$3 table=$4 symbols_file symbol since
+    symbols_file=$(dpkg-query --control-path "$package" symbols 2>/dev/null | head -n 1)
+    [ -r "$symbols_file" ] || { echo "build-deb: no symbols file of $package (install its -dev package)" >&2; exit 1; }
+    for symbol in $(grep -o "\\b${prefix}[a-z0-9_]*" "$table" | grep -v '_t$' | sort -u); do
+        since=$(sed -n "s/^ $symbol@[^ ]* \\([^ ]*\\).*/\\1/p" "$symbols_file" | head -n 1)
+        [ -n "$since" ] || { echo "build-deb: $package has no $symbol" >&2; exit 1; }
+        if dpkg --compare-versions "$since" gt "$minimum"; then minimum=$since; fi
+    done
+    depends="$depends, $package (>= $minimum)"
+}
+# libnice at the first call (Sources/CNice), at least 0.1.19 (NICE_AGENT_OPTION_CONSENT_FRESHNESS,
+# which the agent asks for); alsa-lib at the first `alsa:` device (Sources/CALSA); libsoxr at the
+# first resampler that changes the rate (Sources/CSoxr): G.711 calls, WAV files not at 48 kHz.
+dlopened libnice10 0.1.19 nice_ Sources/CNice/NiceFunctionTable.h
+dlopened libasound2 1.0.16 snd_ Sources/CALSA/ALSAFunctions.h
+dlopened libsoxr0 0.1.0 soxr_ Sources/CSoxr/SoxrFunctions.h
 size=$(du -k -s --exclude=DEBIAN "$pkg" | cut -f1)
 sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@DEPENDS@|$depends|" -e "s|@SIZE@|$size|" \
     packaging/deb/control.in > "$pkg/DEBIAN/control"

@@ -26,6 +26,7 @@ final class ALSAPCM: @unchecked Sendable {  // unchecked: wraps a snd_pcm_t* (C 
     /// Opens and configures `name` for capture or playback, asking for `latencyMicroseconds` of buffer.
     init(name: String, capture: Bool, latencyMicroseconds: UInt32 = 100_000) throws(AudioIOError) {
         self.name = name
+        try Self.requireLibrary()
         var pcm: OpaquePointer?
         let direction = capture ? SND_PCM_STREAM_CAPTURE : SND_PCM_STREAM_PLAYBACK
         var status = snd_pcm_open(&pcm, name, direction, 0)
@@ -84,6 +85,15 @@ final class ALSAPCM: @unchecked Sendable {  // unchecked: wraps a snd_pcm_t* (C 
         recoveries += 1
         if status == -EPIPE { Log.debug("audio", "ALSA \(name): xrun recovered") }
         return 0
+    }
+
+    /// Loads alsa-lib (once, at the first `alsa:` device; see Sources/CALSA) or throws
+    /// `libraryUnavailable` with the loader's reason.
+    static func requireLibrary() throws(AudioIOError) {
+        guard calsa_library_load() == 0 else { return }
+        let reason = calsa_library_error().map { String(cString: $0) } ?? "unknown reason"
+        Log.error("audio", "alsa-lib cannot be loaded: \(reason)")
+        throw .libraryUnavailable(reason)
     }
 
     static func error(_ operation: String, _ status: Int32) -> AudioIOError {

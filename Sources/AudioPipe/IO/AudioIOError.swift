@@ -13,6 +13,9 @@ public enum AudioIOError: Error, Equatable, CustomStringConvertible, LocalizedEr
     case spawnFailed(command: String, message: String)
     /// A bad argument, such as a buffer size of zero.
     case invalidArgument(String)
+    /// A library the device needs (alsa-lib, loaded at the first `alsa:` device) cannot be loaded:
+    /// the loader's reason.
+    case libraryUnavailable(String)
 
     public var description: String {
         switch self {
@@ -21,6 +24,7 @@ public enum AudioIOError: Error, Equatable, CustomStringConvertible, LocalizedEr
         case let .sinkFailed(reason): "the audio sink stopped: \(reason)"
         case let .spawnFailed(command, message): "cannot start audio command '\(command)': \(message)"
         case let .invalidArgument(text): "invalid argument: \(text)"
+        case let .libraryUnavailable(reason): "audio library unavailable: \(reason)"
         }
     }
 
