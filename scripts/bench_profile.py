@@ -4,8 +4,9 @@
     python3 scripts/bench_profile.py [--calls 1,16] [--seconds 10] [--record] [--agent BIN]
     python3 scripts/bench_profile.py --first-audio 20 [--agent BIN]
     python3 scripts/bench_profile.py --send-path 3
+    python3 scripts/bench_profile.py --opus-cadence 3
 
-For each count the agent (release build, or --agent BIN, e.g. the static .build-deb one) answers
+For each count (0: the idle agent, logged in, no call) the agent (release build, or --agent BIN, e.g. the static .build-deb one) answers
 that many wcs-bench-peer calls through the emulator, as in the scaling table; after 2 s to settle,
 over one window of `--seconds`:
 - the agent's CPU (% of one core, /proc) and its threads' shares;
@@ -21,7 +22,11 @@ the sleeping agent) and prints offer -> first decoded audio (the agent's own `la
 min and max.
 With --send-path N it runs `wcs-bench --send-path` N times: the send path's CPU per packet on the
 sending thread (libnice's send against one sendto on the selected socket, in alternating blocks;
-SRTP protect per profile). Prints one block per count and writes .build/bench-profile.json. Runs on 127.0.0.1 only.
+SRTP protect per profile).
+With --opus-cadence N it runs `wcs-bench --opus-cadence` N times: libopus encode + decode CPU per frame
+back to back (as the Opus floor) and at a call's cadence (one frame per 20 ms, the thread sleeping in
+between, as the media clock runs one call), for the floor's signal and the bench agent's 880 Hz tone.
+Prints one block per count and writes .build/bench-profile.json. Runs on 127.0.0.1 only.
 """
 import argparse
 import collections
@@ -128,11 +133,11 @@ def measure(rig, agent, peer, count, calls, seconds, record, names):
            "context_switches_per_s": round(switches / seconds, 1)}
     row["syscalls_total_per_s"] = round(sum(by_thread.values()) / seconds, 1)
     # 50 RTP packets/s each way per call: syscalls per packet (sent + received)
-    row["syscalls_per_packet"] = round(row["syscalls_total_per_s"] / (100 * count), 2)
+    row["syscalls_per_packet"] = round(row["syscalls_total_per_s"] / (100 * count), 2) if count else None
     # the receive side: reads, the loop's polls and eventfd wakeups, per received packet (50/s per call)
     receive_names = ("recvmsg", "recvfrom", "recvmmsg", "read", "write", "poll", "ppoll")
     row["receive_syscalls_per_received_packet"] = round(
-        sum(n for name, n in by_name.items() if name in receive_names) / seconds / (50 * count), 2)
+        sum(n for name, n in by_name.items() if name in receive_names) / seconds / (50 * count), 2) if count else None
     stats = [call.get("stats") or {} for call in agent.status().get("calls", [])]
     row["packets_sent"] = sum(int(st.get("packets_sent", 0)) for st in stats)
     row["packets_sent_direct"] = sum(int(st.get("packets_sent_direct", 0)) for st in stats)
@@ -173,6 +178,7 @@ def first_audio(tries):
     print(f"offer -> first decoded audio over {len(values)} tries ({result['failed']} failed): median "
           f"{values[len(values) // 2]:.1f} ms, min {values[0]:.1f}, max {values[-1]:.1f}; load {loadavg():.1f}; "
           f"agent log: {rig.work}/agent-1001/agent.log")
+    os.makedirs(os.path.join(ROOT, ".build"), exist_ok=True)
     with open(os.path.join(ROOT, ".build/bench-profile.json"), "w") as f:
         json.dump({"agent": os.environ.get("WCS_BENCH_AGENT"), "first_audio": result}, f, indent=1)
 
@@ -188,6 +194,22 @@ def send_path(runs):
               f"SRTP protect: {protect}")
 
 
+def opus_cadence(runs):
+    bench = os.path.join(os.path.dirname(os.environ.get("WCS_BENCH_AGENT") or bench_peer_binary()), "wcs-bench")
+    for run in range(runs):
+        out = subprocess.run([bench, "--opus-cadence"], capture_output=True, text=True, check=True).stdout
+        figures = json.loads(out.strip().splitlines()[-1])
+        cells = []
+        for signal in ("floor", "tone880"):
+            f = figures[signal]
+            back, paced = f["back_to_back_us_per_frame"], f["paced_20ms_us_per_frame"]
+            cells.append(f"{signal}: back to back {back} us ({back * 50 / 1e4:.2f} % of a core at 50/s), paced {paced} us "
+                         f"({paced * 50 / 1e4:.2f} %), paced / back to back {paced / back:.2f}")
+        print(f"libopus encode + decode CPU per frame, complexity {figures['opus_complexity']}, "
+              f"{figures['floor']['frames_per_mode']} frames per mode, load {loadavg():.1f}: " + "; ".join(cells))
+        sys.stdout.flush()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--calls", default="1,16")
@@ -196,6 +218,8 @@ def main():
     parser.add_argument("--agent", help="agent binary (default: the bench's, see bench_rig.agent_binary)")
     parser.add_argument("--send-path", type=int, metavar="N", help="N runs of wcs-bench --send-path (CPU per sent packet)")
     parser.add_argument("--first-audio", type=int, metavar="N", help="N wake tries: offer -> first decoded audio")
+    parser.add_argument("--opus-cadence", type=int, metavar="N",
+                        help="N runs of wcs-bench --opus-cadence (libopus back to back against one frame per 20 ms)")
     args = parser.parse_args()
     if args.agent:
         os.environ["WCS_BENCH_AGENT"] = os.path.abspath(args.agent)
@@ -204,6 +228,9 @@ def main():
         return
     if args.send_path:
         send_path(args.send_path)
+        return
+    if args.opus_cadence:
+        opus_cadence(args.opus_cadence)
         return
     names = syscall_names()
     rig = Rig(["1001"])
@@ -226,6 +253,7 @@ def main():
                 peer.close(pid)
     finally:
         rig.stop()
+        os.makedirs(os.path.join(ROOT, ".build"), exist_ok=True)
         with open(os.path.join(ROOT, ".build/bench-profile.json"), "w") as f:
             json.dump({"agent": os.environ.get("WCS_BENCH_AGENT"), "rows": rows}, f, indent=1)
 

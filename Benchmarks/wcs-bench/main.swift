@@ -9,6 +9,8 @@ import Glibc
 // agent's calls use the default OpusEncoderConfiguration too, see CallCodecSet), and a two-party
 // loopback call. `wcs-bench --send-path` prints only the send path's CPU per packet instead
 // (`ICESendBenchmark`: libnice's send against a direct sendto on the selected socket, SRTP protect).
+// `wcs-bench --opus-cadence` prints libopus's CPU per frame back to back and at a call's 20 ms
+// cadence instead (`CodecCadenceBenchmark`).
 if CommandLine.arguments.contains("--send-path") {
     let send = try await ICESendBenchmark.run()
     let round = { (value: Double) in (value * 100).rounded() / 100 }
@@ -17,6 +19,21 @@ if CommandLine.arguments.contains("--send-path") {
         "direct_send_us_per_packet": round(send.directMicros),
         "srtp_protect_us_per_packet": send.protectMicros.mapValues(round),
     ]
+    print(String(decoding: try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys]), as: UTF8.self))
+    exit(0)
+}
+if CommandLine.arguments.contains("--opus-cadence") {
+    // libopus per frame back to back (as the floor below) and at a call's cadence (one frame per
+    // 20 ms, sleeping between), in thread CPU time, alternating blocks: CodecCadenceBenchmark.
+    var figures: [String: Any] = ["opus_complexity": OpusEncoderConfiguration().complexity]
+    for signal in CodecCadenceBenchmark.Signal.allCases {
+        let cadence = try CodecCadenceBenchmark.run(signal: signal)
+        figures[signal.rawValue] = [
+            "back_to_back_us_per_frame": (cadence.backToBackMicros * 10).rounded() / 10,
+            "paced_20ms_us_per_frame": (cadence.pacedMicros * 10).rounded() / 10,
+            "frames_per_mode": cadence.framesPerMode,
+        ]
+    }
     print(String(decoding: try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys]), as: UTF8.self))
     exit(0)
 }

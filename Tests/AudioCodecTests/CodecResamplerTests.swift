@@ -65,6 +65,19 @@ import Testing
                      result.encodeMicros, result.decodeMicros))
         #expect(result.encodeMicros > 0 && result.decodeMicros > 0)
     }
+
+    @Test func cadenceBenchmarkTimesBothModesOverEveryCountedBlock() throws {
+        let result = try CodecCadenceBenchmark.run(signal: .tone880, blocks: 2, framesPerBlock: 5, periodNanoseconds: 1_000_000)
+        #expect(result.framesPerMode == 10)
+        #expect(result.backToBackMicros > 0 && result.pacedMicros > 0)
+    }
+
+    @Test(arguments: CodecCadenceBenchmark.Signal.allCases)
+    func cadenceSignalsAreOneSecondOfAudibleAudio(signal: CodecCadenceBenchmark.Signal) {
+        let samples = CodecCadenceBenchmark.samples(of: signal)
+        #expect(samples.count == AudioFormat.sampleRate && samples.count % AudioFormat.samplesPerFrame == 0)
+        #expect(samples.map { abs(Int($0)) }.max()! > 8_000)
+    }
 }
 
 @Suite struct CodecFrameResamplerTests {
