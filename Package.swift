@@ -18,11 +18,14 @@ let packedRelocations: LinkerSetting = .unsafeFlags(["-use-ld=lld", "-Xlinker", 
 /// and lld places the functions an idle daemon runs (packaging/symbol-order/wcs-agentd.txt,
 /// made by scripts/symbol_order.py) together at the start of .text. The kernel maps an executable's
 /// code 64 kB around each page a fault needs (fault-around, from the page cache that read-ahead
-/// filled), so ~700 kB of functions scattered over 11 MB of .text kept ~7.4 MB of it resident.
+/// filled), so ~850 kB of functions scattered over 11 MB of .text kept ~7.4 MB of it resident.
+/// Private functions have no symbol to list: a partial linker script gathers them right before
+/// .text (packaging/symbol-order/private-functions.ld).
 let functionSections: SwiftSetting = .unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))
 let idleCodeFirst: LinkerSetting = .unsafeFlags(
     ["-Xlinker", "--symbol-ordering-file=" + Context.packageDirectory + "/packaging/symbol-order/wcs-agentd.txt",
-     "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release))
+     "-Xlinker", "--no-warn-symbol-ordering",
+     "-Xlinker", "--script=" + Context.packageDirectory + "/packaging/symbol-order/private-functions.ld"], .when(configuration: .release))
 
 let package = Package(
     name: "wcs-agent",
