@@ -16,9 +16,10 @@ let packedRelocations: LinkerSetting = .unsafeFlags(["-use-ld=lld", "-Xlinker", 
 
 /// The daemon's code laid out by use (release builds): every Swift function in a section of its own,
 /// and lld places the functions an idle daemon runs (packaging/symbol-order/wcs-agentd.txt,
-/// made by scripts/symbol_order.py) together at the start of .text. The kernel maps an executable's
-/// code 64 kB around each page a fault needs (fault-around, from the page cache that read-ahead
-/// filled), so ~850 kB of functions scattered over 11 MB of .text kept ~7.4 MB of it resident.
+/// made by scripts/symbol_order.py) together at the start of .text, a call's right after. The kernel
+/// maps an executable's code in chunks around each page a fault needs (fault-around over what
+/// read-ahead put in the page cache), so ~850 kB of functions scattered over 11 MB of .text kept
+/// ~7.4 MB of it resident (Benchmarks/README, "Memory, session 6").
 /// Private functions have no symbol to list: a partial linker script gathers them right before
 /// .text (packaging/symbol-order/private-functions.ld).
 let functionSections: SwiftSetting = .unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))

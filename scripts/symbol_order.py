@@ -191,6 +191,20 @@ def relink(front):
                    stdout=subprocess.DEVNULL, env=dict(os.environ, PATH="/opt/swift/usr/bin:" + os.environ["PATH"]))
 
 
+def listed(path):
+    """The idle and the call names an ordering file lists (two empty sets without the file)."""
+    idle, call, part = set(), set(), None
+    if os.path.exists(path):
+        part = idle
+        with open(path) as f:
+            for line in f:
+                if line.startswith(CALL_HEADER[:20]):
+                    part = call
+                elif line.strip() and not line.startswith("#"):
+                    part.add(line.strip())
+    return idle, call
+
+
 def write(path, idle, call):
     """The idle functions, then those only a call runs (each part sorted): lld gives each listed
     function its line's priority, so the idle code comes first and a call's code right after it."""
@@ -205,14 +219,18 @@ def main():
     parser.add_argument("--seconds", type=float, default=15, help="idle time of each run after the daemon is online")
     parser.add_argument("--rounds", type=int, default=3, help="relink and fault passes at most (0: callgrind only)")
     parser.add_argument("--output", default=OUTPUT)
+    parser.add_argument("--fresh", action="store_true",
+                        help="start from nothing (default: keep the names the file already lists, in their parts: "
+                             "which functions run depends a little on timing, so the list grows with the runs)")
     args = parser.parse_args()
     for tool in ("valgrind", "perf"):
         if shutil.which(tool) is None:
             sys.exit(f"symbol_order: needs {tool} (apt-get install valgrind linux-perf)")
     front = os.path.abspath(args.binary or agent_binary())
     with tempfile.TemporaryDirectory(prefix="wcs-symbol-order-") as work:
-        names = functions_run_under_callgrind(front, args.seconds, work)
-        call = functions_run_under_callgrind(front, args.seconds, work, call=True)
+        kept_idle, kept_call = (set(), set()) if args.fresh else listed(args.output)
+        names = functions_run_under_callgrind(front, args.seconds, work) | kept_idle
+        call = functions_run_under_callgrind(front, args.seconds, work, call=True) | kept_call
         print(f"symbol_order: callgrind: {len(names)} functions idle, {len(call - names)} more in a call")
         for round_number in range(1, args.rounds + 1):
             write(args.output, names, call)
