@@ -7,6 +7,7 @@ another build (e.g. .build/release, the dynamic one); the table names the one it
 
 One run, on loopback, with the WCS emulator as server and SIP side:
 - the Opus floor: libopus encode + decode at the agent's settings (wcs-bench);
+- libopus at a call's cadence (one frame per 20 ms, wcs-bench --opus-cadence): a reference printed under it;
 - wcs-agent idle; wake latencies over N tries (bench_wake), pushes by `wcs-agent reconnect` and by the
   agent's push webhook; `reconnect` wall time; the same over wss:// (bench_wake.tls_wake);
 - the scaling table: 1...64 calls to the agent and 1...64 calls to AudioPipe alone, far ends in a
@@ -61,6 +62,23 @@ def opus_floor():
             "loopback": media}
 
 
+def opus_cadence():
+    """libopus alone run as a call runs it: one encode + decode every 20 ms with the thread asleep in
+    between, against the same frames back to back (the floor's way), alternating blocks, the floor's
+    signal (`wcs-bench --opus-cadence`; CodecCadenceBenchmark). A reference for reading the CPU rows,
+    not a goal: the goals stay against the floor above. None when it cannot run."""
+    try:
+        out = subprocess.run([os.path.join(bin_dir(), "wcs-bench"), "--opus-cadence"], capture_output=True, text=True,
+                             check=True, timeout=300).stdout
+        figures = json.loads(out.strip().splitlines()[-1])["floor"]
+    except (subprocess.SubprocessError, OSError, ValueError, KeyError, IndexError) as error:
+        log(f"opus cadence: not measured ({error})")
+        return None
+    back, paced = figures["back_to_back_us_per_frame"], figures["paced_20ms_us_per_frame"]
+    return {"back_to_back_us": back, "paced_us": paced, "paced_percent": paced * 50 / 1e4, "ratio": paced / back,
+            "frames_per_mode": figures["frames_per_mode"]}
+
+
 def pesq_venv():
     try:
         return ensure_venv(os.path.join(ROOT, ".build/bench-venv")), None
@@ -73,6 +91,7 @@ def run(results):
     venv, venv_error = pesq_venv()
     results["floor"] = opus_floor()
     log(f"Opus floor {results['floor']['cpu_percent']:.2f} % of a core")
+    results["opus_cadence"] = opus_cadence()
     rig = Rig(["1001", "1002", "1003"])
     results["work"] = rig.work
     try:
@@ -126,7 +145,14 @@ def main():
     print(f"wcs-agent measured: {results['agent_binary']} (Swift runtime {results['swift_runtime']})")
     print(f"Opus floor: encode + decode {floor['cpu_us']} µs CPU per 20 ms frame (wall clock: encode "
           f"{floor['encode_us']} µs, decode {floor['decode_us']} µs), complexity {floor['complexity']}; "
-          f"wake failures: {results['wake']['failed']}\n")
+          f"wake failures: {results['wake']['failed']}")
+    cadence = results.get("opus_cadence")
+    if cadence:
+        print(f"libopus at a call's cadence (one frame per 20 ms, the thread asleep in between; `wcs-bench --opus-cadence`): "
+              f"{cadence['paced_us']:.0f} µs per frame = {cadence['paced_percent']:.2f} % of a core, "
+              f"{cadence['ratio']:.2f} × the {cadence['back_to_back_us']:.0f} µs of the same frames back to back "
+              f"(a reference for the CPU rows; their goals stay against the floor)")
+    print()
     print(main_table(results))
     fit = results.get("added_call_fit") or {}
     print("\nScaling, wcs-agent (far ends: cheap wcs-bench-peer, pre-encoded Opus, 1 packet in 50 decoded; agent "
