@@ -70,13 +70,15 @@ def opus_cadence():
     try:
         out = subprocess.run([os.path.join(bin_dir(), "wcs-bench"), "--opus-cadence"], capture_output=True, text=True,
                              check=True, timeout=300).stdout
-        figures = json.loads(out.strip().splitlines()[-1])["floor"]
+        signals = json.loads(out.strip().splitlines()[-1])
+        figures = signals["floor"]
     except (subprocess.SubprocessError, OSError, ValueError, KeyError, IndexError) as error:
         log(f"opus cadence: not measured ({error})")
         return None
     back, paced = figures["back_to_back_us_per_frame"], figures["paced_20ms_us_per_frame"]
+    # The printed line uses the floor's signal; the raw results keep every signal measured (the agent's tone too).
     return {"back_to_back_us": back, "paced_us": paced, "paced_percent": paced * 50 / 1e4, "ratio": paced / back,
-            "frames_per_mode": figures["frames_per_mode"]}
+            "frames_per_mode": figures["frames_per_mode"], "signals": signals}
 
 
 def pesq_venv():

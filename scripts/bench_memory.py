@@ -22,14 +22,12 @@ what an installed agent starts from after boot, and it makes A/B runs of fresh b
 """
 import argparse
 import os
-import re
 import time
 
 import elf_residency
 import memory_breakdown
 from bench_rig import Agent, Rig, agent_binary
 
-HEADER = re.compile(r"^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$")
 
 
 def rollup(pid):
@@ -50,24 +48,16 @@ def by_mapping(pid):
     thread stacks (8 MB-class anonymous mappings right after a guard page are counted as
     "[anon: stack-sized]") and the rest."""
     totals = {}
-    current = None
-    with open(f"/proc/{pid}/smaps") as f:
-        for line in f:
-            m = HEADER.match(line)
-            if m:
-                name = m.group(2).strip()
-                start, end = (int(x, 16) for x in line.split()[0].split("-"))
-                if not name:
-                    name = "[anon: stack-sized]" if (end - start) in (8 << 20, (8 << 20) - 4096) else "[anon]"
-                elif name.startswith("/"):
-                    name = os.path.basename(name)
-                current = totals.setdefault(name, {"Rss": 0, "Pss": 0, "Private_Dirty": 0, "Private_Clean": 0,
-                                                   "Anonymous": 0, "Size": 0})
-                current["Size"] += (end - start) >> 10
-                continue
-            parts = line.split()
-            if current is not None and len(parts) >= 2 and parts[0][:-1] in current and parts[0][:-1] != "Size":
-                current[parts[0][:-1]] += int(parts[1])
+    for start, end, name, fields in memory_breakdown.smaps(pid):
+        if not name:
+            name = "[anon: stack-sized]" if (end - start) in (8 << 20, (8 << 20) - 4096) else "[anon]"
+        elif name.startswith("/"):
+            name = os.path.basename(name)
+        current = totals.setdefault(name, {"Rss": 0, "Pss": 0, "Private_Dirty": 0, "Private_Clean": 0,
+                                           "Anonymous": 0, "Size": 0})
+        current["Size"] += (end - start) >> 10
+        for key in ("Rss", "Pss", "Private_Dirty", "Private_Clean", "Anonymous"):
+            current[key] += fields.get(key, 0)
     return totals
 
 

@@ -41,38 +41,50 @@ def stack_pointers(pid):
     return out
 
 
+def smaps(pid):
+    """Yields (start, end, name, {field: kB}) for each mapping in /proc/PID/smaps; name is the path or
+    the bracketed name, "" for an anonymous mapping."""
+    entry = None
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            m = HEADER.match(line)
+            if m:
+                if entry is not None:
+                    yield entry
+                entry = (int(m.group(1), 16), int(m.group(2), 16), m.group(4).strip(), {})
+                continue
+            parts = line.split()
+            if entry is not None and len(parts) >= 2 and parts[0].endswith(":") and parts[1].isdigit():
+                entry[3][parts[0][:-1]] = int(parts[1])
+    if entry is not None:
+        yield entry
+
+
 def kinds(pid):
     """{label: {"group", "Rss", "Pss", "Private_Dirty"}} in kB; label is a file's name, "stack: THREAD",
     or a group name for anonymous memory."""
     exe = os.path.basename(os.path.realpath(f"/proc/{pid}/exe"))
     sps = stack_pointers(pid)
     out = {}
-    current = None
-    with open(f"/proc/{pid}/smaps") as f:
-        for line in f:
-            m = HEADER.match(line)
-            if m:
-                start, end, name = int(m.group(1), 16), int(m.group(2), 16), m.group(4).strip()
-                owners = [t for t, sp in sps.items() if start <= sp < end]
-                if name == "[stack]":
-                    label, group = "stack: main thread", "thread stacks"
-                elif owners:
-                    label, group = "stack: " + ", ".join(sorted(owners)), "thread stacks"
-                elif name in ("[vdso]", "[vvar]", "[vvar_vclock]", "[vsyscall]"):
-                    label = group = "kernel ([vdso], [vvar])"
-                elif name == "[heap]" or (not name and start % ARENA_ALIGNMENT == 0):
-                    label = group = "malloc arenas"
-                elif not name or name.startswith("["):
-                    label = group = "other anonymous (.bss, mmapped blocks)"
-                else:
-                    label = os.path.basename(name)
-                    group = "executable" if label == exe else next(
-                        (g for g, prefixes in GROUPS if label.startswith(prefixes)), "other files")
-                current = out.setdefault(label, {"group": group, "Rss": 0, "Pss": 0, "Private_Dirty": 0})
-                continue
-            parts = line.split()
-            if current is not None and len(parts) >= 2 and parts[0][:-1] in ("Rss", "Pss", "Private_Dirty"):
-                current[parts[0][:-1]] += int(parts[1])
+    for start, end, name, fields in smaps(pid):
+        owners = [t for t, sp in sps.items() if start <= sp < end]
+        if name == "[stack]":
+            label, group = "stack: main thread", "thread stacks"
+        elif owners:
+            label, group = "stack: " + ", ".join(sorted(owners)), "thread stacks"
+        elif name in ("[vdso]", "[vvar]", "[vvar_vclock]", "[vsyscall]"):
+            label = group = "kernel ([vdso], [vvar])"
+        elif name == "[heap]" or (not name and start % ARENA_ALIGNMENT == 0):
+            label = group = "malloc arenas"
+        elif not name or name.startswith("["):
+            label = group = "other anonymous (.bss, mmapped blocks)"
+        else:
+            label = os.path.basename(name)
+            group = "executable" if label == exe else next(
+                (g for g, prefixes in GROUPS if label.startswith(prefixes)), "other files")
+        current = out.setdefault(label, {"group": group, "Rss": 0, "Pss": 0, "Private_Dirty": 0})
+        for key in ("Rss", "Pss", "Private_Dirty"):
+            current[key] += fields.get(key, 0)
     return out
 
 

@@ -27,16 +27,6 @@ import TestSupport
         names.contains { $0.hasPrefix(prefix) }
     }
 
-    /// Rings the agent with a tone and waits until media flows both ways; returns the call id.
-    static func callWithMedia(_ h: AgentHarness, caller: String) throws -> String {
-        let ring = try h.emulator.control.ring(login: AgentHarness.login, caller: caller, source: "tone:440")
-        try h.waitFor("media both ways", timeout: 30) {
-            let media = try h.emulator.control.call(ring.callId)?.media
-            return (media?.packetsReceived ?? 0) > 50 && (media?.packetsSent ?? 0) > 50
-        }
-        return ring.callId
-    }
-
     @Test func anIdleDaemonAndAnOpusCallMapNeitherLibrary() async throws {
         try await onThread {
             let h = try AgentHarness(media: .webrtc)
@@ -50,7 +40,7 @@ import TestSupport
             }
 
             // Opus at 48 kHz between a tone and a recording: nothing to resample, no sound card.
-            let opus = try Self.callWithMedia(h, caller: "2000")
+            let opus = try LazyLibniceTests.callWithMedia(h, caller: "2000")
             let inOpusCall = try LazyLibniceTests.mappedFiles(pid)
             #expect(Self.mapped(inOpusCall, "libnice.so"), "\(inOpusCall.sorted())")
             for name in Self.resampling + [Self.alsa] {
@@ -71,7 +61,7 @@ import TestSupport
             for name in Self.resampling + [Self.alsa] {
                 #expect(!Self.mapped(idle, name), "\(name) mapped while idle: \(idle.sorted())")
             }
-            let call = try Self.callWithMedia(h, caller: "2000")
+            let call = try LazyLibniceTests.callWithMedia(h, caller: "2000")
             #expect(try h.emulator.control.call(call)?.media?.codec?.lowercased().contains("pcmu") == true)
             let inCall = try LazyLibniceTests.mappedFiles(pid)
             for name in Self.resampling + [Self.alsa] {

@@ -26,6 +26,16 @@ import WCSSession
         return pid
     }
 
+    /// Rings the agent with a tone and waits until media flows both ways; returns the call id.
+    static func callWithMedia(_ h: AgentHarness, caller: String) throws -> String {
+        let ring = try h.emulator.control.ring(login: AgentHarness.login, caller: caller, source: "tone:440")
+        try h.waitFor("media both ways", timeout: 30) {
+            let media = try h.emulator.control.call(ring.callId)?.media
+            return (media?.packetsReceived ?? 0) > 50 && (media?.packetsSent ?? 0) > 50
+        }
+        return ring.callId
+    }
+
     @Test func anIdleDaemonMapsNoLibniceAndACallLoadsIt() async throws {
         try await onThread {
             let h = try AgentHarness(media: .webrtc)
@@ -38,16 +48,12 @@ import WCSSession
                 #expect(!idle.contains { $0.hasPrefix(name) }, "\(name) mapped while idle: \(idle.sorted())")
             }
 
-            let ring = try h.emulator.control.ring(login: AgentHarness.login, caller: "2000", source: "tone:440")
-            try h.waitFor("media both ways", timeout: 30) {
-                let media = try h.emulator.control.call(ring.callId)?.media
-                return (media?.packetsReceived ?? 0) > 50 && (media?.packetsSent ?? 0) > 50
-            }
+            let callId = try Self.callWithMedia(h, caller: "2000")
             let inCall = try Self.mappedFiles(pid)
             #expect(inCall.contains { $0.hasPrefix("libnice.so.10") }, "\(inCall.sorted())")
             #expect(h.log().contains("libnice loaded from /"), "\(h.log().suffix(2000))")
-            try h.emulator.control.hangup(callId: ring.callId)
-            #expect(try Kit.waitForRecord(h, ring.callId).endResult == .completed)
+            try h.emulator.control.hangup(callId: callId)
+            #expect(try Kit.waitForRecord(h, callId).endResult == .completed)
         }
     }
 
