@@ -20,7 +20,7 @@ APT_PACKAGES += coturn
 APT_PACKAGES += iproute2
 # STUNBehindNATTests put the agent on a private LAN behind an nft MASQUERADE router (namespaces, as root).
 APT_PACKAGES += nftables
-# alsa: sources and sinks link alsa-lib (ALSAIOTests use its file and null plugins; no card needed).
+# alsa: the headers of alsa-lib, which sources and sinks open on first use (dlopen, Sources/CALSA); ALSAIOTests use its file and null plugins (no card needed).
 APT_PACKAGES += libasound2-dev
 # ALSAPulseAudioTests: a private PulseAudio (null sink) through ALSA's pulse plugin: a clocked device that underruns.
 APT_PACKAGES += pulseaudio libasound2-plugins
