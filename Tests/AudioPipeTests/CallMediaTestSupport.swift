@@ -168,13 +168,14 @@ struct CallPair {
     static func connect(offerer offererConfiguration: CallMediaConfiguration = CallMediaTestSupport.configuration(),
                         answerer answererConfiguration: CallMediaConfiguration = CallMediaTestSupport.configuration(),
                         offererTone: Double = 440, answererTone: Double = 880,
+                        answererStages: [any CallAudioStage] = [],
                         tamperOffer: (String) -> String = { $0 },
                         tamperAnswer: (String) -> String = { $0 }) async throws -> CallPair {
         let offererSink = ArraySink()
         let answererSink = ArraySink()
         let offerer = CallMedia(configuration: offererConfiguration, source: ToneSource(frequency: offererTone), sink: offererSink)
         let answerer = CallMedia(configuration: answererConfiguration, source: ToneSource(frequency: answererTone),
-                                 sink: answererSink)
+                                 sink: answererSink, stages: answererStages)
         let pair = CallPair(offerer: offerer, answerer: answerer, offererLog: CallEventLog(offerer),
                             answererLog: CallEventLog(answerer), offererSink: offererSink, answererSink: answererSink)
         do {

@@ -49,7 +49,7 @@ import Testing
             let ntpClock = NTPClock(monotonicNow: MonotonicTime.now())
             let setup = CallAudioEngine.Setup(
                 codec: FirstPacketPlayoutTests.opus, configuration: CallMediaConfiguration(),
-                send: { _ in }, source: ToneSource(frequency: 440), sink: sink,
+                send: { _ in }, source: ToneSource(frequency: 440), sink: sink, stages: [],
                 receive: receive, inbox: inbox, sendState: sendState, sends: true, receives: true, ssrc: 1, cname: "first-packet",
                 ntpClock: ntpClock, telephoneEventPT: nil, rtcpMinimumInterval: 5,
                 firstAudioDecoded: { decoded.add() })

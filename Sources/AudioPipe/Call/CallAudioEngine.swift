@@ -44,6 +44,9 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
         let send: @Sendable ([UInt8]) -> Void
         let source: any AudioSource
         let sink: any AudioSink
+        /// The call's audio stages, in order (`CallAudioStage`): near-end frames after the source,
+        /// far-end frames before the sink.
+        let stages: [any CallAudioStage]
         let receive: CallReceiveState
         /// What the loop queues for `receiver` (its first audio packet wakes the clock).
         let inbox: CallReceiveInbox
@@ -220,6 +223,16 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
 
     private func sendTick(now: Double) {
         let count = frame.withUnsafeMutableBufferPointer { setup.source.read(into: $0) }
+        if count <= 0 {
+            frame.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        } else if count < frame.count {
+            frame.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[count...]).update(repeating: 0) }
+        }
+        if !setup.stages.isEmpty {
+            frame.withUnsafeMutableBufferPointer { samples in
+                for stage in setup.stages { stage.nearEndCaptured(samples) }
+            }
+        }
         let (muted, events) = setup.sendState.nextTick()
         guard setup.sends else { return }
         let step = UInt32(codecs.timestampStep)
@@ -228,10 +241,8 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
             packetizer.skip(samples: step)
             return
         }
-        if muted || count <= 0 {
+        if muted {
             frame.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-        } else if count < frame.count {
-            frame.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[count...]).update(repeating: 0) }
         }
         let length: Int
         do {
@@ -331,6 +342,11 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
     }
 
     private func play(_ samples: UnsafeBufferPointer<Int16>) {
+        if !setup.stages.isEmpty {
+            // The playout buffer is the engine's own (CallPlayout), so stages may change it in place.
+            let mutable = UnsafeMutableBufferPointer(mutating: samples)
+            for stage in setup.stages { stage.farEndPlayed(mutable) }
+        }
         do {
             try setup.sink.write(samples)
         } catch {

@@ -41,6 +41,8 @@ public final class CallMedia: Sendable {
     private let continuation: AsyncStream<CallMediaEvent>.Continuation
     private let source: any AudioSource
     private let sink: any AudioSink
+    /// The call's audio stages, in order (`CallAudioStage`).
+    private let stages: [any CallAudioStage]
     private let ssrc = UInt32.random(in: 1...UInt32.max)
     private let cname = "wcs-agent-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
     private let ntpClock = NTPClock(monotonicNow: MonotonicTime.now())
@@ -67,11 +69,13 @@ public final class CallMedia: Sendable {
     }
 
     /// Creates the call's media; nothing happens before `answer(offer:)` or `makeOffer()`.
-    /// `source` is read and `sink` written once per 20 ms while media runs.
-    public init(configuration: CallMediaConfiguration, source: AudioSource, sink: AudioSink) {
+    /// `source` is read and `sink` written once per 20 ms while media runs; `stages` process and
+    /// observe both directions in between (`CallAudioStage`), in order, and are closed with the call.
+    public init(configuration: CallMediaConfiguration, source: AudioSource, sink: AudioSink, stages: [any CallAudioStage] = []) {
         self.configuration = configuration
         self.source = source
         self.sink = sink
+        self.stages = stages
         (events, continuation) = AsyncStream.makeStream(of: CallMediaEvent.self, bufferingPolicy: .unbounded)
     }
 
@@ -227,6 +231,7 @@ public final class CallMedia: Sendable {
         parts.engine?.stop()
         if wasRunning { parts.engine?.sendGoodbye() }
         source.close()
+        for stage in stages { stage.close() }
         do {
             try sink.close()
         } catch {
@@ -346,7 +351,7 @@ public final class CallMedia: Sendable {
         guard let (negotiatedAudio, receive, inbox, ice) = parts else { return }
         var setup = CallAudioEngine.Setup(
             codec: negotiatedAudio.codec, configuration: configuration, send: { [ice] datagram in ice.sendMedia(datagram) }, source: source, sink: sink,
-            receive: receive, inbox: inbox, sendState: sendState, sends: negotiatedAudio.localDirection.sends,
+            stages: stages, receive: receive, inbox: inbox, sendState: sendState, sends: negotiatedAudio.localDirection.sends,
             receives: negotiatedAudio.localDirection.receives, ssrc: ssrc,
             cname: cname, ntpClock: ntpClock, telephoneEventPT: negotiatedAudio.telephoneEventPT,
             rtcpMinimumInterval: configuration.rtcpMinimumInterval,
