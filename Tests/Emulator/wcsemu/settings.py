@@ -54,6 +54,8 @@ class Settings:
     detached_finish: str = "silent"
     connection_delay: float = 0.0
     ice_lite: bool = False
+    session_id: str = "send"
+    restart_sessions: str = "forget"
 
     def public_view(self) -> Dict[str, Any]:
         """The settings as the control API shows them (user passwords are not shown)."""
