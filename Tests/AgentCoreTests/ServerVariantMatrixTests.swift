@@ -24,7 +24,8 @@ import WCSSession
     /// whenever it says online, registered, with the server's current token stored, and without sending
     /// the SIP password again.
     @Test(arguments: [ServerVariant.standard, .resumeRegistered, .rotatedToken, .registeredFirst, .slowConnection,
-                      .dropAt0ms, .dropAt5ms, .dropAt20ms, .dropAt200ms])
+                      .dropAt0ms, .dropAt5ms, .dropAt20ms, .dropAt200ms, .noSessionId, .noSessionIdRotated, .tokenOnce,
+                      .tokenOnceDropAt0ms])
     func loginAndResume(_ variant: ServerVariant) async throws {
         let violations = try await onThread { () throws -> [String] in
             let h = try AgentHarness(media: variant.media) { _ in variant.arguments }

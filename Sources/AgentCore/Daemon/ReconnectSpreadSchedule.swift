@@ -59,11 +59,12 @@ public struct ReconnectSchedule<Generator: RandomNumberGenerator & Sendable>: Se
     public mutating func next(after cause: ReconnectCause, callUp: Bool = false) -> Wait {
         if cause == .serverBusy { pushbacks += 1 }
         if cause.isServerCaused && spread.isOn && !spreadTaken && !callUp {
-            spreadTaken = true
             if hadSession {
+                spreadTaken = true
                 return Wait(seconds: spread.delay(using: &generator), isSpread: true)
             }
             if cause == .tokenRefused {
+                spreadTaken = true
                 return Wait(seconds: Double.random(in: 0..<startJitter, using: &generator), isSpread: false, isStartJitter: true)
             }
         }
