@@ -110,7 +110,7 @@ import WCSSession
     }
 
     @Test func aRefusedTokenLogsInRightAwayOnlyAfterTheSpread() {
-        var schedule = Self.schedule(window: 60, established: false)
+        var schedule = Self.schedule(window: 60)
         #expect(!schedule.logsInRightAfterRefusedToken)
         _ = schedule.next(after: .serverClosed)
         #expect(schedule.logsInRightAfterRefusedToken)
