@@ -49,7 +49,7 @@ struct PrometheusText {
     /// then escaped as any other), so neither a scraper nor `wcs-agent metrics` on a terminal gets them raw.
     static func escape(_ value: String) -> String {
         var out = ""
-        for character in UntrustedText.escaped(value) {
+        for character in UntrustedText.escaped(value, keepingLineFeeds: true) {
             switch character {
             case "\\": out += "\\\\"
             case "\"": out += "\\\""
