@@ -61,7 +61,7 @@ final class PushWebhookListener {
             || unauthenticated.count >= min(PushWebhookServer.maximumUnauthenticated, max(4, budget / 2)) {
             // Only clients that had `evictionGrace` to show the secret are candidates: a genuine
             // client just accepted has not been read yet and must not look slow.
-            let now = FileDescriptorIO.monotonicNow()
+            let now = MonotonicTime.now()
             // Read what each candidate has sent meanwhile (the loop may not have got to it yet),
             // so a client whose secret already waits in its socket is never taken for slow.
             let candidates = unauthenticated.filter { now - $0.acceptedAt >= PushWebhookServer.evictionGrace }

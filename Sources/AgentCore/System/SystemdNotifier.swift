@@ -89,9 +89,7 @@ public final class SystemdNotifier: Sendable {
     /// `RELOADING=1` with the `MONOTONIC_USEC` stamp systemd wants: a configuration reload
     /// began. Follow it with `ready(status:)` once the reload is done (or failed).
     public func reloading() {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let usec = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        let usec = UInt64(MonotonicTime.nanoseconds() / 1000)
         notify("RELOADING=1\nMONOTONIC_USEC=\(usec)")
     }
 
