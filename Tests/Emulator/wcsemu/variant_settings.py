@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, Callable, Dict, Optional
 
+from .call_variants import CALL_VARIANT_DEFAULTS, CALL_VARIANT_FIELDS, add_call_variant_arguments
 from .converters import argparse_type as _arg, choice as _choice, integer_at_least
 
 RESUME_REGISTERED_MODES = ("no", "yes")
@@ -29,6 +30,7 @@ VARIANT_DEFAULTS: Dict[str, Any] = {
     "ice_lite": False,
     "session_id": "send",
     "restart_sessions": "forget",
+    **CALL_VARIANT_DEFAULTS,
 }
 
 
@@ -77,6 +79,7 @@ VARIANT_FIELDS: Dict[str, Callable[[Any], Any]] = {
     "ice_lite": _flag,
     "session_id": _choice(SESSION_ID_MODES),
     "restart_sessions": _choice(RESTART_SESSION_MODES),
+    **CALL_VARIANT_FIELDS,
 }
 
 
@@ -112,6 +115,7 @@ def add_variant_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--ice-lite", action="store_true",
                        help="the aiortc WebRTC leg is ICE-lite: `a=ice-lite` in its SDP, always controlled, "
                             "never sends connectivity checks")
+    add_call_variant_arguments(parser)
 
 
 def variant_values(args: argparse.Namespace) -> Dict[str, Any]:
