@@ -39,6 +39,7 @@ import WCSSession
             // Three refreshes: 3 x 0.7-0.8 keep periods, far past the server's 2 s keep time.
             try h.waitFor("three refreshes", timeout: 20) { try Self.sleepStatus(h)["refreshes"]?.intValue ?? 0 >= 3 }
             try h.waitFor("asleep again") { try h.status()["state"] == "asleep" }
+            try h.waitFor("detached at the server") { try h.emulator.control.sessions(login: AgentHarness.login).allSatisfy { !$0.connected } }
             let sessions = try h.emulator.control.sessions(login: AgentHarness.login)
             #expect(sessions.map(\.id) == [first.id], "the one server session survives")
             #expect(sessions.first?.registered == true && sessions.first?.connected == false)
@@ -74,6 +75,7 @@ import WCSSession
             #expect(undeliverable.calls.allSatisfy { $0.reason == "no_session" && aliveUntil <= $0.time && $0.time <= detectedAt })
             // Back registered (a fresh login, not after the spread), then asleep again and reachable.
             try h.waitFor("asleep again") { try h.status()["state"] == "asleep" }
+            try h.waitFor("detached at the server") { try h.emulator.control.sessions(login: AgentHarness.login).allSatisfy { !$0.connected } }
             let session = try #require(try h.emulator.control.sessions(login: AgentHarness.login).first)
             #expect(session.registered && !session.connected)
             #expect(try h.storedToken()["token"]?.stringValue == session.token)
