@@ -15,7 +15,7 @@ import WCSSession
 
     /// Keep time 2 s, two keep-time refreshes (past the server's keep time) while asleep: one server session throughout, the token
     /// the server holds now is the one stored, no relogin.
-    @Test(arguments: [ServerVariant.standard, .noSessionId, .noSessionIdRotated, .tokenOnce, .rotatedToken])
+    @Test(arguments: [ServerVariant.noSessionId, .noSessionIdRotated, .tokenOnce, .rotatedToken])
     func refreshesKeepTheSession(_ variant: ServerVariant) async throws {
         try await onThread {
             let h = try AgentHarness(media: variant.media) { _ in variant.arguments + ["--keepalive-ttl", "2"] }
