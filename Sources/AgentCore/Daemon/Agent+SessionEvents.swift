@@ -13,9 +13,11 @@ extension Agent {
         case .disconnected(let reason):
             publishEvent(.disconnected(reason: reason.description))
             guard reason.isUnexpected, phase == .online else { return }
+            let callUp = await !callManager.list().isEmpty  // a call needs its signaling back now: no spread
+            guard phase == .online else { return }  // something else took over meanwhile
+            callUpHint = callUp
             connectedSince = nil
             lastError = reason.description
-            callUpHint = await !callManager.list().isEmpty  // a call needs its signaling back now: no spread
             Log.warning("agent", "lost the connection (\(reason)); resuming by token")
             scheduleRetry(after: ReconnectCause(reason))
         case .registrationFailed(let status, let info):
