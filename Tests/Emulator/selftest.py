@@ -16,6 +16,7 @@ import tempfile
 import threading
 
 from emulator_harness import Emulator, Runner, connect
+from selftest_faults import fault_checks
 from selftest_variants import VariantChecks, cli_flags
 
 USERS = {f"1{n:03d}": f"pw{n}" for n in range(1, 80)}
@@ -514,6 +515,7 @@ async def main() -> int:
         os.unlink(push_file)
     await tls_mode(runner)
     await cli_flags(runner)
+    await fault_checks(runner)
     return runner.summary(emulator)
 
 

@@ -9,12 +9,14 @@ from typing import Any, Dict, Optional
 from .admission import Admission
 from .calls import CallManager
 from .connection import ClientConnection
+from .faults import Faults
 from .frames import redact
 from .media import create_engine
 from .model import new_id
 from .push import PushSender
 from .sessions import SessionManager
 from .settings import Settings
+from .tokens import TokenLedger, set_node_name
 from .variants import ServerVariants
 
 log = logging.getLogger("wcsemu.core")
@@ -36,6 +38,10 @@ class Emulator:
         self.push = PushSender(self)
         self.admission = Admission(self)
         self.variants = ServerVariants(self)
+        self.faults = Faults(self)
+        self.listener = None           # wcsemu.listener.Listener, set by main.serve
+        set_node_name(settings.name)
+        self.tokens = TokenLedger(settings.name)
         self.engine = create_engine(settings, self.calls.on_media_failure)
         self.connections: set = set()
         self.frames: collections.deque = collections.deque(maxlen=FRAME_LOG_SIZE)
@@ -51,8 +57,9 @@ class Emulator:
     async def handle_socket(self, websocket) -> None:
         """websockets.serve handler: one client connection."""
         conn = ClientConnection(self, websocket)
-        if not self.admission.on_open(conn):
-            await self.admission.refuse(conn)
+        admitted = self.admission.on_open(conn)
+        if not admitted or self.faults.take_close_1013():
+            await self.admission.refuse(conn, by_fault=admitted)
             return
         self.connections.add(conn)
         try:
