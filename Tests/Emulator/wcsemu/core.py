@@ -18,6 +18,7 @@ from .sessions import SessionManager
 from .settings import Settings
 from .tokens import TokenLedger, set_node_name
 from .variants import ServerVariants
+from .call_variants import CallVariants
 
 log = logging.getLogger("wcsemu.core")
 
@@ -38,6 +39,7 @@ class Emulator:
         self.push = PushSender(self)
         self.admission = Admission(self)
         self.variants = ServerVariants(self)
+        self.call_variants = CallVariants(self)
         self.faults = Faults(self)
         self.listener = None           # wcsemu.listener.Listener, set by main.serve
         set_node_name(settings.name)
