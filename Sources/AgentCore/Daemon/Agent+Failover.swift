@@ -1,8 +1,6 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 import MainLoop
+import SystemSupport
 import WCSSession
 
 /// The server list on the agent actor (`[server] url` with several URLs; policy in `ServerFailover`):
@@ -77,7 +75,7 @@ extension Agent {
         }
         let primary = failover.servers[0]
         let answered = await ServerProbe.answers(url: primary, like: session.configuration)
-        let now = Self.monotonicSeconds()
+        let now = MonotonicTime.now()
         failover.primaryProbe(answered: answered, at: now)
         guard phase == .online, failover.onBackup else {
             primaryProbeTask = nil
@@ -106,11 +104,5 @@ extension Agent {
         connectedSince = nil
         await session.disconnect()
         _ = await wake(reason: "back to the primary server \(failover.activeServer)", explicit: false)
-    }
-
-    static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }
