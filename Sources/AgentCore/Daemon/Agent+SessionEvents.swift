@@ -19,9 +19,11 @@ extension Agent {
             connectedSince = nil
             lastError = reason.description
             Log.warning("agent", "lost the connection (\(reason)); resuming by token")
+            if movedAfter(reason) { return }
             scheduleRetry(after: ReconnectCause(reason))
         case .registrationFailed(let status, let info):
             publishEvent(.registrationFailed(.reported(status: status, info: info)))
+            registrationLostWhileOnline(status: status, info: info)
         case .incomingCall(let info, let offer, let replayed):
             announced(info.callId)
             await callManager.incoming(info, offer: offer, replayed: replayed)
