@@ -74,7 +74,7 @@ test: deps deb
 	/usr/bin/python3 Tests/Emulator/selftest.py
 	/usr/bin/python3 Tests/Emulator/selftest_media.py
 	/usr/bin/python3 Tests/Fleet/small_fleet_test.py "$$(swift build --show-bin-path $(SWIFT_FLAGS))/wcs-agent"
-	/usr/bin/python3 Benchmarks/echo/harness.py --short --runner "$$(swift build --show-bin-path $(SWIFT_FLAGS))/wcs-voice-bench"
+	/usr/bin/python3 Benchmarks/echo/harness.py --short --engines webrtc --runner "$$(swift build --show-bin-path $(SWIFT_FLAGS))/wcs-voice-bench"
 	WCS_AGENT_DEB=$(DEB) swift test --skip-build --no-parallel $(SWIFT_FLAGS)
 
 clean:

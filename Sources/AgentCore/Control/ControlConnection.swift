@@ -34,7 +34,7 @@ final class ControlConnection {
     var readWatch: LoopFDWatch?
     var writeWatch: LoopFDWatch?
     /// `CLOCK_MONOTONIC` seconds of the last request line or answer (the oldest idle client is evicted first).
-    var lastActivity = FileDescriptorIO.monotonicNow()
+    var lastActivity = MonotonicTime.now()
 
     /// Nothing in flight and nothing to send: it may be evicted for a newcomer.
     var isIdle: Bool { inFlight == 0 && pendingOutput == 0 && !dropped }

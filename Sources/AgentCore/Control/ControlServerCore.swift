@@ -185,7 +185,7 @@ final class ControlServerCore {
             start = newline + 1
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
-            connection.lastActivity = FileDescriptorIO.monotonicNow()
+            connection.lastActivity = MonotonicTime.now()
             handleLine(Data(line), from: connection)
             if connection.closeAfterFlush || connection.dropped { break }
         }
