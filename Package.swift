@@ -112,7 +112,7 @@ let package = Package(
                           exclude: ["README.md"]),
 
         // Test support: starts the WCS emulator and talks to its control API.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SystemSupport", "WCSJSON"], path: "Tests/TestSupport"),
         // Test-only media helpers (SRTPSession: both SRTP halves with copying calls; the fuzz harnesses use it too).
         .target(name: "MediaTestSupport", dependencies: ["AudioPipe"], path: "Tests/MediaTestSupport"),
         .testTarget(name: "MainLoopTests", dependencies: ["MainLoop", "TestSupport"]),
@@ -125,8 +125,11 @@ let package = Package(
         .testTarget(name: "AudioJitterTests", dependencies: ["AudioJitter", "AudioRTP", "TestSupport"]),
         .testTarget(name: "AudioCodecTests", dependencies: ["AudioCodec", "AudioPipe", "MediaBenchmarks", "TestSupport"]),
         .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "CNice", "CSRTP", "MediaBenchmarks", "MediaTestSupport", "TestSupport"]),
-        // wcs-agent and wcs-agentd are built by `swift build --build-tests` (every product); the tests run them.
-        .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "AgentTools", "AudioPipe", "MediaBenchmarks", "TestSupport"]),
+        // The fast tier (`make check`, run in parallel): in-process tests only; no built binary, emulator or namespace.
+        .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "AgentTools", "AudioPipe", "TestSupport"]),
+        // The serialized tier: the real wcs-agent/wcs-agentd binaries (built by `swift build --build-tests`),
+        // the emulator, coturn, network namespaces, systemd units and the installed package.
+        .testTarget(name: "AgentSystemTests", dependencies: ["AgentCore", "AgentTools", "AudioPipe", "MediaBenchmarks", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import TestSupport
 @testable import AgentCore
 @testable import AgentTools
 import Foundation
@@ -107,19 +108,6 @@ import WCSSession
                                    "last_error", "next_retry_in_seconds"])
         #expect(json["connected_since"] == .null && json["session_id"] == .null)
         #expect(try ControlCoding.decode(StatusResult.self, from: .object(json)) == status)
-    }
-
-    @Test func helpComesFromTheTable() throws {
-        let overview = try run(AgentHarness.binary, ["--help"])
-        #expect(overview.status == 0)
-        #expect(overview.output.contains("  reload [--json]               re-read the config file and start flags (as SIGHUP)"))
-        let reload = try run(AgentHarness.binary, ["reload", "--help"])
-        #expect(reload.status == 0)
-        #expect(reload.output.hasPrefix("usage: wcs-agent reload [--json] [--socket PATH | --line NAME | --config FILE] [--timeout S]\n\nre-read"))
-        let bad = try run(AgentHarness.binary, ["reload", "--payload", "x"])
-        #expect(bad.status == ExitCode.usage.rawValue && bad.output.contains("wcs-agent reload: unknown option --payload"))
-        let version = try run(AgentHarness.binary, ["--version"])
-        #expect(version.output.contains("(control protocol \(ControlProtocolVersion.current))"))
     }
 
     @Test func commandLineMistakesAreUsageErrors() throws {

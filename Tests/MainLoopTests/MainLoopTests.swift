@@ -1,3 +1,4 @@
+import TestSupport
 import CGLib
 import Foundation
 @testable import MainLoop

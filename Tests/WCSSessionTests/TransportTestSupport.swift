@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import MainLoop
 @testable import WCSSession
@@ -93,15 +94,6 @@ final class WeakCores: @unchecked Sendable {
     }
 }
 
-/// Polls `condition` until it holds; the timeout only prevents hangs.
-func eventually(timeout: Double = 20, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(nanoseconds: 2_000_000)
-    }
-    return condition()
-}
 
 /// A tiny locked value for tests.
 final class Locked<Value: Sendable>: @unchecked Sendable {

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 /// How the two shipped executables are linked (Package.swift: lld with packed relative relocations,

@@ -99,12 +99,7 @@ final class AgentHarness: @unchecked Sendable {
 
     /// Polls `condition` (at most `timeout` seconds).
     func waitFor(_ what: String, timeout: Double = 15, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if (try? condition()) == true { return }
-            usleep(50_000)
-        }
-        throw HarnessError("timed out waiting for \(what); agent log:\n\(log().suffix(3000))")
+        try requireEventually(what, timeout: timeout, context: { "agent log:\n\(log().suffix(3000))" }, condition)
     }
 
     /// The agent's stderr so far.

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 
 /// How an executable was linked, read with binutils' readelf (in the Makefile's APT_PACKAGES):

@@ -9,9 +9,9 @@ import Glibc
 /// root gets a real one (a tiny tmpfs, mounted per test); an ordinary user cannot mount, so there
 /// writes past a size fail through `RLIMIT_FSIZE` instead (EFBIG, with SIGXFSZ ignored), which
 /// the writing code meets at the same `write(2)`.
-enum FailingWrites {
+public enum FailingWrites {
     /// Whether this process can mount a tmpfs (root with CAP_SYS_ADMIN): probed once, for real.
-    static let canMountTmpfs: Bool = {
+    public static let canMountTmpfs: Bool = {
         let scratch = ScratchDirectory()
         guard geteuid() == 0, let probe = try? TemporaryMount(at: scratch.path, size: 16 * 1024) else { return false }
         probe.unmount()
@@ -21,7 +21,7 @@ enum FailingWrites {
     /// Runs `body` with writes failing in `directory`: a tmpfs mounted on `directory` and filled
     /// up when possible, else a file-size limit of `budget` bytes for this process (so a file may
     /// grow to `budget` bytes, not beyond). `prepare` runs first, with writes still working.
-    static func withFullDisk<T>(at directory: String, budget: Int, prepare: () throws -> Void,
+    public static func withFullDisk<T>(at directory: String, budget: Int, prepare: () throws -> Void,
                                 _ body: () throws -> T) throws -> T {
         if canMountTmpfs {
             let mount = try TemporaryMount(at: directory, size: 64 * 1024)
@@ -56,17 +56,17 @@ enum FailingWrites {
 }
 
 /// A tmpfs of `size` bytes mounted on a directory; `unmount()` detaches it (lazily).
-struct TemporaryMount {
-    let path: String
+public struct TemporaryMount {
+    public let path: String
 
     /// Mounts on `path`, an existing directory.
-    init(at path: String, size: Int) throws {
+    public init(at path: String, size: Int) throws {
         let result = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0700", "tmpfs", path])
         guard result.status == 0 else { throw POSIXError(.EPERM) }
         self.path = path
     }
 
-    func unmount() {
+    public func unmount() {
         _ = try? run("/bin/umount", ["-l", path])
     }
 }

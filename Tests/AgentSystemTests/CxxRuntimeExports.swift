@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 
 /// The C++ runtime in the shipped executables is linked statically (packaging/static-libstdc++):

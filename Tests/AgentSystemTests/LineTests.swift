@@ -49,12 +49,7 @@ import WCSSession
     }
 
     static func waitFor(_ what: String, timeout: Double = 20, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if (try? condition()) == true { return }
-            usleep(50_000)
-        }
-        throw HarnessError("timed out waiting for \(what)")
+        try requireEventually(what, timeout: timeout, condition)
     }
 
     @Test func twoLinesEachWithItsOwnTokenAndCalls() async throws {

@@ -4,10 +4,10 @@ import Glibc
 #endif
 
 /// A fresh directory under /tmp, removed (recursively) when the value is released.
-final class ScratchDirectory: @unchecked Sendable {
-    let path: String
+public final class ScratchDirectory: @unchecked Sendable {
+    public let path: String
 
-    init() {
+    public init() {
         var template = Array("/tmp/wcs-agent-test-XXXXXX".utf8CString)
         let result = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(result != nil, "mkdtemp failed")
@@ -19,11 +19,11 @@ final class ScratchDirectory: @unchecked Sendable {
     }
 
     /// `path/name`.
-    func file(_ name: String) -> String { path + "/" + name }
+    public func file(_ name: String) -> String { path + "/" + name }
 
     /// Writes `text` to `name` and returns its path.
     @discardableResult
-    func write(_ name: String, _ text: String, mode: mode_t = 0o644) -> String {
+    public func write(_ name: String, _ text: String, mode: mode_t = 0o644) -> String {
         let target = file(name)
         _ = FileManager.default.createFile(atPath: target, contents: Data(text.utf8))
         chmod(target, mode)
@@ -32,24 +32,24 @@ final class ScratchDirectory: @unchecked Sendable {
 }
 
 /// The permission bits of `path`, or nil if it does not exist.
-func permissions(_ path: String) -> mode_t? {
+public func permissions(_ path: String) -> mode_t? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     return info.st_mode & 0o7777
 }
 
 /// The text content of `path`, or nil.
-func contents(_ path: String) -> String? {
+public func contents(_ path: String) -> String? {
     FileManager.default.contents(atPath: path).flatMap { String(data: $0, encoding: .utf8) }
 }
 
 /// Entries of a directory, sorted.
-func listing(_ path: String) -> [String] {
+public func listing(_ path: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
 }
 
 /// Runs a program to completion (killed with SIGKILL after `timeout`); returns status and stdout.
-func run(_ executable: String, _ arguments: [String], timeout: Double = 30) throws -> (status: Int32, output: String) {
+public func run(_ executable: String, _ arguments: [String], timeout: Double = 30) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -67,12 +67,14 @@ func run(_ executable: String, _ arguments: [String], timeout: Double = 30) thro
 }
 
 /// A one-shot gate an async handler can wait on until a test opens it.
-final class Gate: @unchecked Sendable {
+public final class Gate: @unchecked Sendable {
     private let lock = NSLock()
     private var isOpen = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    func wait() async {
+    public init() {}
+
+    public func wait() async {
         await withCheckedContinuation { continuation in
             lock.lock()
             if isOpen {
@@ -85,7 +87,7 @@ final class Gate: @unchecked Sendable {
         }
     }
 
-    func open() {
+    public func open() {
         lock.lock()
         isOpen = true
         let pending = waiters

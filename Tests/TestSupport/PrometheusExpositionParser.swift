@@ -4,26 +4,26 @@ import Foundation
 /// specification, so the tests check the agent's output independently of the code that writes
 /// it: HELP/TYPE before samples, each family once and contiguous, legal names, escapes and values,
 /// no duplicate series, histograms cumulative with `+Inf` equal to `_count`, counters >= 0.
-struct PrometheusExposition {
-    struct Sample: Equatable {
-        var name: String
-        var labels: [String: String]
-        var value: Double
+public struct PrometheusExposition {
+    public struct Sample: Equatable {
+        public var name: String
+        public var labels: [String: String]
+        public var value: Double
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    private(set) var types: [String: String] = [:]
-    private(set) var samples: [Sample] = []
+    public private(set) var types: [String: String] = [:]
+    public private(set) var samples: [Sample] = []
 
     /// The value of the series `name` with exactly `labels`.
-    func value(_ name: String, _ labels: [String: String] = [:]) -> Double? {
+    public func value(_ name: String, _ labels: [String: String] = [:]) -> Double? {
         samples.first { $0.name == name && $0.labels == labels }?.value
     }
 
-    init(_ text: String) throws {
+    public init(_ text: String) throws {
         guard text.hasSuffix("\n") else { throw Failure(description: "the exposition does not end with a newline") }
         var help: Set<String> = [], closed: Set<String> = [], current: String?, seen: Set<String> = []
         for (index, line) in text.dropLast().split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -80,7 +80,7 @@ struct PrometheusExposition {
         return name
     }
 
-    static func isMetricName<S: StringProtocol>(_ s: S) -> Bool {
+    public static func isMetricName<S: StringProtocol>(_ s: S) -> Bool {
         guard let first = s.first, first.isASCII, first.isLetter || first == "_" || first == ":" else { return false }
         return s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == ":") }
     }

@@ -9,20 +9,20 @@ import Foundation
 /// ✔. A task that prefers this executor (`withTaskExecutorPreference`) keeps its task-locals while
 /// its jobs run on this thread, so every issue is recorded against the right test.
 /// After `finish()` the thread ends once its queue is empty; later jobs go to the global executor.
-final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
+public final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var finished = false
 
     /// Starts the executor's thread.
-    init(name: String = "test-body") {
+    public init(name: String = "test-body") {
         let thread = Thread { [self] in runJobs() }
         thread.name = name
         thread.start()
     }
 
     /// Queues `job` on this executor's thread (or on the global executor after `finish()`).
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
         condition.lock()
         if finished {
@@ -36,7 +36,7 @@ final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     /// Lets the thread end once the jobs already queued have run.
-    func finish() {
+    public func finish() {
         condition.lock()
         finished = true
         condition.signal()
@@ -61,7 +61,7 @@ final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
 /// Runs blocking code on a dedicated thread (never on the cooperative pool, which the code under
 /// test needs for its own tasks), inside the calling test's task: `#expect`, `#require` and
 /// `Issue.record` in `body` are reported by the test that runs it.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+public func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     let executor = DedicatedThreadExecutor()
     defer { executor.finish() }
     return try await withTaskExecutorPreference(executor) { try await runBody(body) }
