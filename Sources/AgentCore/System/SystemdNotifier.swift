@@ -102,7 +102,9 @@ public final class SystemdNotifier: Sendable {
     }
 
     /// Newlines would start a new assignment; replace them (each LF scalar, also the one in CRLF).
+    /// `systemctl status` shows the text in a terminal: other control and bidi characters (server
+    /// text in an error) are escaped (`UntrustedText`).
     static func oneLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\n" ? " " : $0 }))
+        UntrustedText.escaped(String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\n" ? " " : $0 })))
     }
 }

@@ -30,7 +30,11 @@ enum HistoryCommand {
             if parsed.has("--json") {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                for record in records { print(String(decoding: try encoder.encode(record), as: UTF8.self)) }
+                // JSONEncoder leaves DEL, C1 and bidi characters raw; the lines go through JSONValue's writer, which escapes them.
+                for record in records {
+                    let line = String(decoding: try encoder.encode(record), as: UTF8.self)
+                    print((try? JSONValue.parse(line).serialized()) ?? line)
+                }
             } else {
                 print(table(records))
             }
@@ -51,16 +55,17 @@ enum HistoryCommand {
         return ConfigLoader.firstDirectory(ProcessInfo.processInfo.environment["STATE_DIRECTORY"]) ?? AgentConfig.defaultStateDirectory
     }
 
-    /// One line per call: start time, direction, party, duration, end result, media.
+    /// One line per call: start time, direction, party, duration, end result, media. The party and the
+    /// codec come from the far end: escaped (`UntrustedText`), so a record cannot drive the terminal.
     static func table(_ records: [CallRecord]) -> String {
         guard !records.isEmpty else { return "no calls recorded" }
         let pad = CallTableFormatter.pad
         var lines = ["STARTED                   DIR  PARTY                     TIME    RESULT              MEDIA"]
         for r in records {
             let number = (r.direction == "outgoing" ? r.callee : r.caller) ?? "?"
-            let party = r.displayName.map { $0 == number ? number : "\($0) <\(number)>" } ?? number
+            let party = UntrustedText.escaped(r.displayName.map { $0 == number ? number : "\($0) <\(number)>" } ?? number)
             let seconds = Int(r.duration)
-            let media = r.media.map { "\($0.codec ?? "?") tx \($0.packetsSent) rx \($0.packetsReceived) lost \($0.packetsLost)" } ?? "-"
+            let media = r.media.map { "\(UntrustedText.escaped($0.codec ?? "?")) tx \($0.packetsSent) rx \($0.packetsReceived) lost \($0.packetsLost)" } ?? "-"
             lines.append([pad(CallRecordDates.format(r.started), 25), pad(r.direction == "outgoing" ? "out" : "in", 4), pad(party, 25),
                           pad("\(seconds / 60):\(DecimalText.zeroPadded(seconds % 60, width: 2))", 7), pad(r.endResult.rawValue, 19), media].joined(separator: " "))
         }

@@ -7,6 +7,9 @@ import Glibc
 /// Where the prompt draws. On a terminal: a live block of status lines redrawn in place (plain
 /// ANSI: cursor up, erase below; works in ssh and tmux), with notes scrolling above it. Without a
 /// terminal: plain lines, a block line printed only when it changes (timers aside), no escapes.
+/// Every line it is given is escaped here (`UntrustedText`), the one way out to the terminal: a
+/// caller's name, number or call id, or server text in a note, can neither drive the terminal nor
+/// break the block; the screen's own cursor codes are added after.
 /// Not thread-safe: the session calls it under its lock.
 final class PromptScreen {
     private let fd: Int32
@@ -26,6 +29,7 @@ final class PromptScreen {
     /// Shows `lines` as the live block (no-op when unchanged); `signature` is the block without
     /// timers (line mode prints only changed lines); `bell` rings first.
     func show(_ lines: [String], signature: [String], bell: Bool) {
+        let lines = lines.map { UntrustedText.escaped($0) }
         if live {
             guard lines != drawn || bell else { return }
             write((bell ? "\u{07}" : "") + erase() + draw(lines))
@@ -39,6 +43,7 @@ final class PromptScreen {
 
     /// Prints `text` above the live block (or as a plain line).
     func note(_ text: String) {
+        let text = UntrustedText.escaped(text)
         if live {
             write(erase() + clip(text) + "\r\n" + draw(drawn))
         } else {
@@ -55,6 +60,7 @@ final class PromptScreen {
 
     /// Leaves the block on screen and moves below it, printing `text` last.
     func finish(_ text: String) {
+        let text = UntrustedText.escaped(text)
         if live {
             write("\r\n" + text + "\r\n")
         } else {

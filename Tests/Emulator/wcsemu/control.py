@@ -15,6 +15,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Tuple
 
 from .calls import CALLEE_BEHAVIORS, OFFER_FAULTS
 from .settings import is_valid_media_source
+from .variant_settings import RESTART_SESSION_MODES
 
 log = logging.getLogger("wcsemu.control")
 
@@ -77,6 +78,7 @@ class ControlApi:
             ("POST", "/callee"): self.callee,
             ("POST", "/restart"): self.restart,
             ("GET", "/attempts"): self.attempts,
+            ("GET", "/undeliverable"): self.undeliverable,
         }
 
     # -- HTTP plumbing ---------------------------------------------------------------------------
@@ -227,7 +229,9 @@ class ControlApi:
     async def ring(self, body, query):
         login = _text(body, "login")
         caller = _text(body, "caller", required=False) or "1000"
-        display = _text(body, "display_name", required=False)
+        display = body.get("display_name")
+        if display is not None and not isinstance(display, str):
+            raise ApiError(400, "'display_name' must be a string")
         source = _text(body, "source", required=False)
         if source is not None and not is_valid_media_source(source):
             raise ApiError(400, "'source' must be tone:<hz>, file:<path> or silence")
@@ -245,10 +249,14 @@ class ControlApi:
         external = _text(body, "offer_sdp", required=False)
         if external is not None and (fault is not None or source is not None):
             raise ApiError(400, "'offer_sdp' (an external media leg) excludes 'fault' and 'source'")
+        call_id = body.get("callId")
+        if call_id is not None and (not isinstance(call_id, str) or not call_id or call_id in self.emu.calls.calls):
+            raise ApiError(400, "'callId' must be a non-empty string no call has")
         call = await self.emu.calls.ring(login, caller, display, source, timeout, fault, offer, no_finish,
-                                         external_offer=external)
+                                         external_offer=external, call_id=call_id)
         return {"callId": call.id, "uuid": call.uuid, "state": call.state, "pushed": call.pushed,
-                "session": call.session_id, "reason": call.end_reason}
+                "session": call.session_id, "reason": call.end_reason,
+                "undeliverable": self.emu.delivery.reason_of(call.id)}
 
     async def hangup(self, body, query):
         call = self._call_named(body)
@@ -345,9 +353,19 @@ class ControlApi:
 
     async def restart(self, body, query):
         abort = _flag(body, "abort", False)
+        sessions = body.get("sessions", self.emu.settings.restart_sessions)
+        if sessions not in RESTART_SESSION_MODES:
+            raise ApiError(400, "'sessions' must be " + " or ".join(RESTART_SESSION_MODES))
         moment = time.time()
-        await self.emu.restart(abort=abort)
-        return {"restarted": True, "time": moment}
+        kept = await self.emu.restart(abort=abort, keep_sessions=sessions == "keep")
+        return {"restarted": True, "time": moment, "sessions": sessions, "kept": kept}
+
+    async def undeliverable(self, body, query):
+        try:
+            since = float(query.get("since", 0))
+        except ValueError:
+            raise ApiError(400, "'since' must be a number (epoch seconds)") from None
+        return self.emu.delivery.view(query.get("login"), since)
 
     async def attempts(self, body, query):
         try:

@@ -8,10 +8,13 @@ from __future__ import annotations
 import argparse
 from typing import Any, Callable, Dict, Optional
 
+from .call_variants import CALL_VARIANT_DEFAULTS, CALL_VARIANT_FIELDS, add_call_variant_arguments
 from .converters import argparse_type as _arg, choice as _choice, integer_at_least
 
 RESUME_REGISTERED_MODES = ("no", "yes")
-RESUME_TOKEN_MODES = ("same", "rotate")
+RESUME_TOKEN_MODES = ("same", "rotate", "once")
+SESSION_ID_MODES = ("send", "omit")
+RESTART_SESSION_MODES = ("forget", "keep")
 REGISTERED_ORDERS = ("after", "before")
 DETACHED_FINISH_MODES = ("silent", "replay")
 
@@ -25,6 +28,9 @@ VARIANT_DEFAULTS: Dict[str, Any] = {
     "detached_finish": "silent",
     "connection_delay": 0.0,
     "ice_lite": False,
+    "session_id": "send",
+    "restart_sessions": "forget",
+    **CALL_VARIANT_DEFAULTS,
 }
 
 
@@ -71,6 +77,9 @@ VARIANT_FIELDS: Dict[str, Callable[[Any], Any]] = {
     "detached_finish": _choice(DETACHED_FINISH_MODES),
     "connection_delay": _seconds,
     "ice_lite": _flag,
+    "session_id": _choice(SESSION_ID_MODES),
+    "restart_sessions": _choice(RESTART_SESSION_MODES),
+    **CALL_VARIANT_FIELDS,
 }
 
 
@@ -80,8 +89,16 @@ def add_variant_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--resume-registered", choices=RESUME_REGISTERED_MODES, default="no",
                        help="re-send `registered` after a token resume of a registered session (default no)")
     group.add_argument("--resume-token", choices=RESUME_TOKEN_MODES, default="same",
-                       help="token in a resume's getUserData: the same one, or a new one for the same "
-                            "session (the old token stops working) (default same)")
+                       help="token in a resume's getUserData: the same one, a new one for the same "
+                            "session (rotate: the old token stops working), or once: every token is spent "
+                            "the moment a `connection` presents it, even if the resume then fails "
+                            "(default same)")
+    group.add_argument("--session-id", choices=SESSION_ID_MODES, default="send",
+                       help="getUserData carries sessionId (send), or not (omit: the field is inferred "
+                            "in the protocol notes) (default send)")
+    group.add_argument("--restart-sessions", choices=RESTART_SESSION_MODES, default="forget",
+                       help="what POST /restart does to sessions: forget every one (tokens refused "
+                            "after), or keep the keepAlive ones detached (default forget)")
     group.add_argument("--registered-order", choices=REGISTERED_ORDERS, default="after",
                        help="`registered` after getUserData, or before it (default after)")
     group.add_argument("--resume-drop-ms", type=_arg(_optional_ms), default=None, metavar="MS",
@@ -98,6 +115,7 @@ def add_variant_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--ice-lite", action="store_true",
                        help="the aiortc WebRTC leg is ICE-lite: `a=ice-lite` in its SDP, always controlled, "
                             "never sends connectivity checks")
+    add_call_variant_arguments(parser)
 
 
 def variant_values(args: argparse.Namespace) -> Dict[str, Any]:
