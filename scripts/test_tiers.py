@@ -26,11 +26,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # so a test must not depend on another's timing or global state (use `.serialized` on a suite that
 # shares a global). A new pure test goes into its module's target here (AgentCore: AgentCoreTests).
 FAST = ["WCSJSONTests", "DecimalTextTests", "AgentControlTests", "AudioSDPTests", "AudioRTPTests", "AudioJitterTests",
-        "AudioCodecTests", "MainLoopTests", "AudioPipeTests", "AgentCoreTests"]
-# Tests that run the real wcs-agent/wcs-agentd (AgentHarness), the emulator, a test server process,
-# coturn, network namespaces or systemd: AgentSystemTests (the agent), WCSSessionTests (signaling
-# against the emulator and the test servers). Run one test at a time.
-SERIAL = ["WCSSessionTests", "AgentSystemTests"]
+        "AudioCodecTests", "MainLoopTests", "AgentCoreTests"]
+# Run one test at a time: AgentSystemTests (the real wcs-agent/wcs-agentd through AgentHarness, the
+# emulator, coturn, network namespaces, systemd, the package), WCSSessionTests (signaling against the
+# emulator and the test servers), AudioPipeTests (real-time media: ICE over loopback, media clocks,
+# ALSA devices named by the process-wide ALSA_CONFIG_PATH, PulseAudio, aiortc; timing-sensitive
+# under a parallel load). A new test that starts the agent goes into AgentSystemTests.
+SERIAL = ["AudioPipeTests", "WCSSessionTests", "AgentSystemTests"]
 # The package test: needs the .deb (`make deb`), so it runs last, in `test` only.
 PACKAGE_SUITE = "PackageInstallTests"
 
