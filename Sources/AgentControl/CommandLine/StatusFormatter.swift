@@ -49,6 +49,10 @@ public enum StatusFormatter {
         case PushOutcome.ringing.rawValue: return "push for call \(call): ringing; \(reconnect(r))"
         case PushOutcome.missed.rawValue: return "push for call \(call): the call ended before the session came back; recorded as missed"
         case PushOutcome.duplicate.rawValue: return "push for call \(call): already handled (duplicate); nothing done"
+        case PushOutcome.answeredElsewhere.rawValue:
+            return "push for call \(call): another device answered it; recorded as answered elsewhere, not rung; \(reconnect(r))"
+        case PushOutcome.ended.rawValue:
+            return "push for call \(call): it could not ring (busy, no usable offer, or it ended at once); recorded; \(reconnect(r))"
         default: return "push for call \(call): \(reconnect(r))"
         }
     }
