@@ -6,7 +6,7 @@
 
 The fast tier: in-process test targets, each run with its tests in parallel. The serialized tier:
 the targets that start real binaries, the emulator or other servers, network namespaces, systemd
-units (their tests one at a time). `test` also runs the emulator's self-tests and the small fleet,
+units (their tests one at a time). `test` also runs the emulator's self-tests, the small fleet and the short echo harness,
 then builds the .deb and runs the package install test last (PackageInstallTests, root only).
 
 Every test target of Package.swift must be in exactly one tier (the script refuses otherwise), so a
@@ -106,6 +106,8 @@ def main():
         steps.run("emulator selftest_media", ["/usr/bin/python3", "Tests/Emulator/selftest_media.py"])
         front = os.path.join(os.path.dirname(bundle), "wcs-agent")
         steps.run("small fleet", ["/usr/bin/python3", "Tests/Fleet/small_fleet_test.py", front])
+        steps.run("echo harness (short)", ["/usr/bin/python3", "Benchmarks/echo/harness.py", "--short", "--engines", "webrtc",
+                                           "--runner", os.path.join(os.path.dirname(bundle), "wcs-voice-bench")])
     run_targets(steps, bundle, FAST, parallel=True)
     if mode == "test":
         run_targets(steps, bundle, SERIAL, parallel=False, skip="\\.%s/" % PACKAGE_SUITE)
