@@ -94,6 +94,10 @@ let package = Package(
         .executableTarget(name: "wcs-agentd", dependencies: ["AgentCore"], linkerSettings: [staticLibstdcxx, packedRelocations, idleCodeFirst]),
         // In-process media benchmarks for `make bench`.
         .executableTarget(name: "wcs-bench", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-bench"),
+        // Issue 22's DTMF harness: door codes as tones over Opus with loss, speech and music with no digits.
+        .target(name: "DTMFHarness", dependencies: ["AudioPipe", "TestSupport"], path: "Benchmarks/DTMFHarness"),
+        // The door-station figures for `make bench` (scripts/bench_door.py): in-audio DTMF, codes, detector CPU.
+        .executableTarget(name: "wcs-door-bench", dependencies: ["DTMFHarness", "AgentCore"], path: "Benchmarks/wcs-door-bench"),
         // The far ends of many calls in one process (AudioPipe), driven by scripts/bench.py.
         .executableTarget(name: "wcs-bench-peer", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-bench-peer"),
         // The agent's receive path on a virtual clock: deterministic PESQ under loss (scripts/bench_replay.py).
@@ -113,7 +117,7 @@ let package = Package(
         .testTarget(name: "AudioRTPTests", dependencies: ["AudioRTP", "TestSupport"]),
         .testTarget(name: "AudioJitterTests", dependencies: ["AudioJitter", "AudioRTP", "TestSupport"]),
         .testTarget(name: "AudioCodecTests", dependencies: ["AudioCodec", "AudioPipe", "TestSupport"]),
-        .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "CNice", "CSRTP", "TestSupport"]),
+        .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "CNice", "CSRTP", "TestSupport", "DTMFHarness"]),
         // wcs-agent and wcs-agentd are built by `swift build --build-tests` (every product); the tests run them.
         .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "AudioPipe", "TestSupport"]),
     ],

@@ -77,6 +77,8 @@ public final class CallMedia: Sendable {
         self.sink = sink
         self.stages = stages
         (events, continuation) = AsyncStream.makeStream(of: CallMediaEvent.self, bufferingPolicy: .unbounded)
+        let continuation = self.continuation
+        for stage in stages { stage.attached(to: CallAudioStageEvents { continuation.yield($0) }) }
     }
 
     deinit {
