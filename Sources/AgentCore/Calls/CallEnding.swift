@@ -28,6 +28,7 @@ extension CallManager {
         call.answerTask?.cancel()
         call.offerWaitTask?.cancel()
         call.expiryTask?.cancel()
+        call.door.cancelTimers()
         let ended = Date()
         var stats: CallMediaStatistics?
         if let media = call.media {
@@ -42,11 +43,12 @@ extension CallManager {
             endResult: result.rawValue, displayName: call.displayName)))
         var failure: String?
         if case .mediaFailure(let reason)? = call.endCause { failure = reason }
-        let record = CallRecord(callId: callId, direction: call.direction.rawValue, caller: call.caller, callee: call.callee,
+        var record = CallRecord(callId: callId, direction: call.direction.rawValue, caller: call.caller, callee: call.callee,
                                 displayName: call.displayName, started: call.started, answered: call.answeredAt, ended: ended,
                                 endResult: result,
                                 info: failure ?? info ?? Self.recordInfo(call.endCause),
                                 media: stats.map(Self.record), recording: call.recordingPath)
+        if !call.door.actions.isEmpty { record.actions = call.door.actions }
         let hooks = self.hooks
         journal.write(record) { hooks.callEnded(record) }
     }

@@ -20,6 +20,8 @@ actor CallManager {
     }
     let journal: CallJournal
     var hooks: CallHooks
+    /// Callers locked out for wrong DTMF codes (Actions/).
+    var lockouts = DTMFLockouts()
 
     /// Seconds an incoming call announced without a usable offer waits for a late `setRemoteSDP`
     /// before it is hung up.
@@ -162,6 +164,7 @@ actor CallManager {
         calls[info.callId] = call
         let description = calls[info.callId]!.description
         apply(info.callId, .server(info.status), status: info.status, info: info.info)
+        if info.status == .established { callEstablished(info.callId) }
         if let now = calls[info.callId], (now.state == .held) != wasHeld {
             publish(.callControl(controlChange(now, id: info.callId, action: wasHeld ? "resumed" : "held")))
         }

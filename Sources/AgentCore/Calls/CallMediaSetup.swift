@@ -30,7 +30,7 @@ extension CallManager {
         var media = CallMediaConfiguration(ice: ice)
         media.includeCandidates = config.includeCandidates
         media.codecs = config.codecs.compactMap { AudioCodecKind(rawValue: $0) }
-        return (CallMedia(configuration: media, source: source, sink: sink.sink), sink.recordingPath)
+        return (CallMedia(configuration: media, source: source, sink: sink.sink, stages: doorStages()), sink.recordingPath)
     }
 
     func watch(_ media: CallMedia, callId: String) {
@@ -55,7 +55,9 @@ extension CallManager {
             let latency = calls[callId]?.answerRequestedAt.map { end.timeIntervalSince($0) * 1000 }
             publish(.media(callId: callId, .firstAudio(latencyMs: latency.map { ($0 * 10).rounded() / 10 }, timeMicroseconds: decoded)))
         case .dtmfReceived(let digit):
-            publish(.dtmf(callId: callId, digit: String(digit)))
+            dtmfKey(digit, source: .rfc4733, callId: callId)
+        case .dtmfToneDetected(let digit):
+            dtmfKey(digit, source: .audio, callId: callId)
         case .mediaTimeout:
             guard calls[callId]?.state.isLive == true else { return }
             Log.warning("calls", "call \(callId): no audio from the far end; hanging up")

@@ -85,6 +85,11 @@ public final class CallMedia: Sendable {
         close()
     }
 
+    /// The call's first stage of type `T` (e.g. the prompt player a caller queues tones on).
+    public func stage<T: CallAudioStage>(of type: T.Type) -> T? {
+        stages.lazy.compactMap { $0 as? T }.first
+    }
+
     // MARK: - Offer and answer
 
     /// Answers an incoming call's offer: checks it (throws `CallMediaError.negotiation`, e.g. "No

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Finds DTMF key presses carried as tones inside decoded audio (callers from the phone network
 /// behind gateways that send no RFC 4733), 48 kHz mono 16-bit, fed in frames of any size.
 ///
