@@ -87,7 +87,7 @@ extension CallManager {
             throw AgentError("cannot play \(file): \(error)")
         }
         prompt.play(samples, mode: mode)
-        Log.info("actions", "call \(id): playing \(file) (\(String(format: "%.1f", Double(samples.count) / 48_000)) s, \(mode.rawValue))")
+        Log.info("actions", "call \(id): playing \(file) (\((Double(samples.count) / 4_800).rounded() / 10) s, \(mode.rawValue))")
         return id
     }
 }

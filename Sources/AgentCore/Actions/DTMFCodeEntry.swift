@@ -1,8 +1,8 @@
 /// The keys a caller is typing on one call, matched against the codes of `[actions]`.
 ///
 /// Rules (the same for every caller, so the response reveals nothing about the codes):
-/// - an entry is the keys since the last one ended; `#` on an empty entry is ignored (a caller
-///   who ends a code that already fired with `#`);
+/// - an entry is the keys since the last one ended; `#` on an empty entry is ignored unless a
+///   code starts with `#` (a caller who ends a code that already fired with `#`);
 /// - the entry matches when it equals a code: the action fires at that key;
 /// - it is wrong when `#` ends it without a match, or when it reaches the longest code's length
 ///   without a match (never earlier: a wrong first key is not revealed by an early error tone);
@@ -26,7 +26,7 @@ struct DTMFCodeEntry: Sendable {
     mutating func press(_ key: Character, at time: Double, codes: [String], timeout: Double) -> Outcome {
         if let last = lastKeyAt, time - last > timeout { keys.removeAll() }
         lastKeyAt = time
-        if key == "#", keys.isEmpty, !codes.contains("#") { return .pending }
+        if key == "#", keys.isEmpty, !codes.contains(where: { $0.hasPrefix("#") }) { return .pending }
         keys.append(key)
         let entry = String(keys)
         if let index = codes.firstIndex(of: entry) {

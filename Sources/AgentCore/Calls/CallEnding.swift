@@ -49,8 +49,8 @@ extension CallManager {
                                 info: failure ?? info ?? Self.recordInfo(call.endCause),
                                 media: stats.map(Self.record), recording: call.recordingPath)
         if !call.door.actions.isEmpty { record.actions = call.door.actions }
-        let hooks = self.hooks
-        journal.write(record) { hooks.callEnded(record) }
+        let hooks = self.hooks, written = record
+        journal.write(written) { hooks.callEnded(written) }
     }
 
     private func facts(_ call: CallEntry, status: CallStatus, info: String?, ended: Date) -> CallEndFacts {
