@@ -30,6 +30,8 @@ public enum DTMFCodeRun {
         public var reportedKeys: [(key: Character, sample: Int)] = []
         /// The end sample of each code's last tone and its start (for latencies downstream).
         public var codeEnds: [(lastStart: Int, lastEnd: Int)] = []
+        /// Codes not intact: what was sent and what was reported in its window.
+        public var misses: [(sent: String, reported: String)] = []
 
         public init() {}
 
@@ -114,9 +116,11 @@ public enum DTMFCodeRun {
             var lastLatency: Double?
             let windowEnd = (placed.last?.end ?? 0) + 48 * 100
             var keyIndex = 0
+            var reported = ""
             while next < detections.count, detections[next].sample <= windowEnd {
                 let detection = detections[next]
                 next += 1
+                reported.append(detection.key)
                 // Skip keys the detector missed.
                 while keyIndex < placed.count, detection.sample > placed[keyIndex].end + 48 * 100 { keyIndex += 1 }
                 if keyIndex < placed.count, detection.key == placed[keyIndex].key, detection.sample >= placed[keyIndex].start {
@@ -129,7 +133,11 @@ public enum DTMFCodeRun {
             }
             figures.keysFound += found
             figures.extraKeys += extra
-            if found == placed.count, extra == 0 { figures.codesIntact += 1 }
+            if found == placed.count, extra == 0 {
+                figures.codesIntact += 1
+            } else {
+                figures.misses.append((String(placed.map(\.key)), reported))
+            }
             if let lastLatency { figures.lastKeyLatenciesMs.append(lastLatency) }
             if let last = placed.last { figures.codeEnds.append((last.start, last.end)) }
         }

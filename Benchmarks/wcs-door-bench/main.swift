@@ -19,7 +19,12 @@ let work = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("
 try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: work) }
 
-let inAudio = try DTMFCodeRun.run(codes: codes, noDigitSeconds: quietMinutes * 60, work: work)
+let inAudio = try DTMFCodeRun.run(codes: codes, noDigitSeconds: quietMinutes * 60, lossPercent: argument("--loss", 5),
+                                  speechUnderDB: argument("--under", 10), work: work)
+if CommandLine.arguments.contains("--misses") {
+    for miss in inAudio.misses { FileHandle.standardError.write(Data("sent \(miss.sent) reported \(miss.reported)\n".utf8)) }
+    FileHandle.standardError.write(Data("false keys: \(inAudio.falseDigitKeys)\n".utf8))
+}
 let floor = CodecBenchmark.run(frames: 3000)
 let round = { (value: Double) in (value * 100).rounded() / 100 }
 let result: [String: Any] = [
@@ -36,3 +41,4 @@ let result: [String: Any] = [
     "opus_floor_percent_of_core": round((floor.encodeMicros + floor.decodeMicros) * 50 / 1e4),
 ]
 print(String(decoding: try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys]), as: UTF8.self))
+

@@ -57,7 +57,8 @@ import Testing
     }
 
     static func load(_ text: String) throws -> AgentConfig {
-        let path = ScratchDirectory().write("agent.conf", text)
+        let scratch = ScratchDirectory()
+        let path = scratch.write("agent.conf", text)
         return try ConfigLoader.load(arguments: ["--config", path, "--server", "ws://127.0.0.1:1"], environment: [:])
     }
 

@@ -16,27 +16,27 @@ public enum DTMFKeySource: String, Sendable, Codable {
 ///
 /// A value owned by the call's state in `CallManager`; `accept` is pure (time is an argument).
 struct DTMFKeyMerger: Sendable {
-    private struct Seen {
+    private struct Press {
         let key: Character
-        let source: DTMFKeySource
         let time: Double
-        var paired: Bool
+        var sources: Set<DTMFKeySource>
     }
 
     var window: Double
-    private var recent: [Seen] = []
+    private var recent: [Press] = []
 
     init(window: Double) { self.window = window }
 
     /// Whether this report is a new press (true) or another source's report of one already
-    /// counted (false).
+    /// counted (false): the oldest press of the same key within `window` that this source has
+    /// not reported yet.
     mutating func accept(_ key: Character, from source: DTMFKeySource, at time: Double) -> Bool {
         recent.removeAll { time - $0.time > window }
-        if let index = recent.firstIndex(where: { !$0.paired && $0.key == key && $0.source != source }) {
-            recent[index].paired = true
+        if let index = recent.firstIndex(where: { $0.key == key && !$0.sources.contains(source) }) {
+            recent[index].sources.insert(source)
             return false
         }
-        recent.append(Seen(key: key, source: source, time: time, paired: false))
+        recent.append(Press(key: key, time: time, sources: [source]))
         return true
     }
 }

@@ -7,9 +7,10 @@ import Glibc
 /// 8 kHz, the usual block). A block holds a key when, for its strongest row and column tone:
 /// - each tone is at least `minimumToneLevel` (about -33 dBm0 per tone by default);
 /// - the twist is within limits (the column tone at most 8 dB under the row tone, "normal twist",
-///   and at most 4 dB over it, "reverse twist");
-/// - each tone is 8 dB above the other tones of its group (relative peak), and the two tones carry
-///   at least `minimumToneShare` of the block's energy (speech and music spread theirs).
+///   and at most 6 dB over it, "reverse twist");
+/// - each tone is 6 dB above the other tones of its group (relative peak), the column tone's second
+///   harmonic is 16 dB under it, and the two tones carry at least `minimumToneShare` of the block's energy
+///   (speech and music spread theirs and have harmonics).
 ///
 /// Timing (ITU-T Q.24 / ETSI ES 201 235-3 style): a key is reported once two consecutive blocks
 /// hold it (≥ 25.5 ms of tone; tones of 40 ms or more always give two whole blocks, tones of
@@ -31,11 +32,15 @@ public struct DTMFToneDetector: Sendable {
         /// The most the column (high) tone may be under the row (low) tone, in dB.
         public var normalTwistDB: Double = 8
         /// The most the column tone may be over the row tone, in dB.
-        public var reverseTwistDB: Double = 4
+        public var reverseTwistDB: Double = 6
         /// How far each tone must be above the other tones of its group, in dB.
-        public var relativePeakDB: Double = 8
+        public var relativePeakDB: Double = 6
+        /// How far the column tone's second harmonic must be under it, in dB (speech and music
+        /// have harmonics, DTMF has none). The row tone's is not checked: it falls among the
+        /// column tones (2 x 697 Hz = 1394 Hz), whose leakage would reject true keys.
+        public var harmonicRejectDB: Double = 16
         /// The share of the block's energy the two tones must carry (0-1).
-        public var minimumToneShare: Double = 0.55
+        public var minimumToneShare: Double = 0.4
 
         public init() {}
     }
@@ -54,6 +59,9 @@ public struct DTMFToneDetector: Sendable {
     private let reverseTwist: Double
     private let relativePeak: Double
     private let toneShare: Double
+    private let harmonicLimit: Double
+    /// Filters: the 8 DTMF frequencies, then their second harmonics.
+    private static let filterCount = 12
 
     // Goertzel state of the block being filled.
     private var s1: [Double]
@@ -73,15 +81,17 @@ public struct DTMFToneDetector: Sendable {
     /// Creates a detector.
     public init(_ configuration: Configuration = Configuration()) {
         let n = Double(Self.blockSize)
-        coefficients = (Self.rowFrequencies + Self.columnFrequencies).map { 2 * cos(2 * Double.pi * $0 / 48_000) }
+        let base = Self.rowFrequencies + Self.columnFrequencies
+        coefficients = (base + Self.columnFrequencies.map { 2 * $0 }).map { 2 * cos(2 * Double.pi * $0 / 48_000) }
+        harmonicLimit = Self.ratio(-configuration.harmonicRejectDB)
         // A tone of RMS r over n samples gives |X|^2 = (r * sqrt(2) * n / 2)^2 = r^2 n^2 / 2.
         minimumToneEnergy = configuration.minimumToneLevel * configuration.minimumToneLevel * n * n / 2
         normalTwist = Self.ratio(configuration.normalTwistDB)
         reverseTwist = Self.ratio(configuration.reverseTwistDB)
         relativePeak = Self.ratio(configuration.relativePeakDB)
         toneShare = configuration.minimumToneShare
-        s1 = [Double](repeating: 0, count: 8)
-        s2 = [Double](repeating: 0, count: 8)
+        s1 = [Double](repeating: 0, count: Self.filterCount)
+        s2 = [Double](repeating: 0, count: Self.filterCount)
     }
 
     private static func ratio(_ decibels: Double) -> Double { pow(10, decibels / 10) }
@@ -96,8 +106,9 @@ public struct DTMFToneDetector: Sendable {
             filled += take
             if filled == Self.blockSize {
                 let key = classifyBlock()
+                let quiet = blockEnergy * Double(Self.blockSize) / 2 < minimumToneEnergy
                 resetBlock()
-                if let started = advance(with: key) {
+                if let started = advance(with: key, quiet: quiet) {
                     reported += 1
                     report(started)
                 }
@@ -124,7 +135,7 @@ public struct DTMFToneDetector: Sendable {
                         energy += x * x
                     }
                     blockEnergy += energy
-                    for k in 0..<8 {
+                    for k in 0..<Self.filterCount {
                         var a = s1[k], b = s2[k]
                         let c = coefficient[k]
                         for sample in samples {
@@ -141,7 +152,7 @@ public struct DTMFToneDetector: Sendable {
     }
 
     private mutating func resetBlock() {
-        for k in 0..<8 {
+        for k in 0..<Self.filterCount {
             s1[k] = 0
             s2[k] = 0
         }
@@ -157,10 +168,10 @@ public struct DTMFToneDetector: Sendable {
     /// The key this block holds, if it passes every check.
     private func classifyBlock() -> Character? {
         var row = 0, column = 4
-        var powers = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        var powers = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         withUnsafeMutableBytes(of: &powers) { raw in
             let p = raw.bindMemory(to: Double.self)
-            for k in 0..<8 { p[k] = power(k) }
+            for k in 0..<Self.filterCount { p[k] = power(k) }
         }
         return withUnsafeBytes(of: powers) { raw -> Character? in
             let p = raw.bindMemory(to: Double.self)
@@ -171,6 +182,7 @@ public struct DTMFToneDetector: Sendable {
             guard high * normalTwist >= low, low * reverseTwist >= high else { return nil }
             for k in 0..<4 where k != row && p[k] * relativePeak > low { return nil }
             for k in 4..<8 where k != column && p[k] * relativePeak > high { return nil }
+            if p[column + 4] > high * harmonicLimit { return nil }
             // |X|^2 of a tone is (its energy in the block) * n / 2.
             let toneEnergy = (low + high) * 2 / Double(Self.blockSize)
             guard toneEnergy >= toneShare * blockEnergy else { return nil }
@@ -179,14 +191,16 @@ public struct DTMFToneDetector: Sendable {
     }
 
     /// Applies one block's decision to the timing rules; returns a key that starts now.
-    private mutating func advance(with key: Character?) -> Character? {
+    private mutating func advance(with key: Character?, quiet: Bool) -> Character? {
         if let active = current {
             if key == active {
                 missedBlocks = 0
                 return nil
             }
-            missedBlocks += 1
-            if missedBlocks < 2 { return nil }
+            // A quiet block is a pause for sure; a block with sound that is not the key may be a
+            // lost packet's concealment inside the tone.
+            missedBlocks += quiet ? 2 : 1
+            if missedBlocks < 3 { return nil }
             current = nil
             missedBlocks = 0
             // The block that ended the key may start the next one.
