@@ -12,12 +12,12 @@ import Glibc
 ///   harmonic is 16 dB under it, and the two tones carry at least `minimumToneShare` of the block's energy
 ///   (speech and music spread theirs and have harmonics).
 ///
-/// Timing (ITU-T Q.24 / ETSI ES 201 235-3 style): a key is reported once two consecutive blocks
-/// hold it (≥ 25.5 ms of tone; tones of 40 ms or more always give two whole blocks, tones of
-/// 23 ms or less never do); it ends after two consecutive blocks without it (≥ 25.5 ms of pause;
-/// a 40 ms pause always ends it). A short drop inside a tone (one block, as an Opus concealment
-/// or a 10 ms interruption gives) does not split the key. A key is reported when it starts, not when it ends,
-/// so it reaches an action within about 40 ms of the tone's start.
+/// Timing (ITU-T Q.24 / ETSI ES 201 235-3 style): a key is reported once three consecutive blocks
+/// hold it (38 ms of tone; a tone of 40 ms gives two whole blocks and, with the blocks it partly
+/// covers, three; a tone of 20 ms touches two blocks at most, so it is never a key). It ends after
+/// a pause: two quiet blocks, or three blocks with sound that is not the key (a 40 ms pause ends
+/// it; one lost packet's concealment inside a tone does not split the key). A key is reported
+/// when it starts, not when it ends, so it reaches an action about 40-60 ms after its tone starts.
 ///
 /// Frequency deviation is not checked beyond the Goertzel bin's width (±1.5 % is accepted;
 /// tones 3.5 % off are attenuated by about 1.5 dB, not always rejected).
@@ -45,6 +45,8 @@ public struct DTMFToneDetector: Sendable {
         public init() {}
     }
 
+    /// Consecutive blocks holding a key before it is reported.
+    static let startBlocks = 3
     /// The block length in samples at 48 kHz (12.75 ms).
     public static let blockSize = 612
     /// The row (low group) frequencies, Hz.
@@ -219,7 +221,7 @@ public struct DTMFToneDetector: Sendable {
             candidate = key
             candidateBlocks = 1
         }
-        guard candidateBlocks >= 2 else { return nil }
+        guard candidateBlocks >= Self.startBlocks else { return nil }
         current = key
         candidate = nil
         candidateBlocks = 0
