@@ -1,6 +1,7 @@
 import AgentCore
 import AudioPipe
 import DTMFHarness
+import MediaBenchmarks
 import Foundation
 
 // wcs-door-bench: issue 22's door-station figures for `make bench` (scripts/bench_door.py calls it).

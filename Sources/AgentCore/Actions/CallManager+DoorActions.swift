@@ -1,6 +1,8 @@
 import AudioPipe
 import FoundationEssentials
 import MainLoop
+import SystemSupport
+import WCSJSON
 
 /// DTMF keys from every source, once each, matched against the `[actions]` codes: the action
 /// runs (a command with a clean environment, or a built-in), a tone confirms it, wrong entries
@@ -9,7 +11,7 @@ import MainLoop
 extension CallManager {
     /// A key press reported by `source` for `callId`.
     func dtmfKey(_ key: Character, source: DTMFKeySource, callId: String) {
-        let now = FileDescriptorIO.monotonicNow()
+        let now = MonotonicTime.now()
         guard let call = calls[callId], call.state.isLive else { return }
         calls[callId]?.door.merger.window = config.door.mergeWindow
         guard calls[callId]?.door.merger.accept(key, from: source, at: now) == true else {
@@ -17,6 +19,7 @@ extension CallManager {
             return
         }
         let door = config.door
+        Log.debug("actions", "call \(callId): a key by \(source.rawValue)")  // never the key: codes are secrets
         publish(.dtmf(callId: callId, digit: door.digitsInEvents ? String(key) : "hidden"))
         guard !door.actions.isEmpty, call.state.isTalking else { return }
         let caller = call.caller ?? ""
@@ -33,7 +36,7 @@ extension CallManager {
             if action.allows(caller: call.caller) {
                 fire(action, callId: callId, source: source, keys: keys)
             } else {
-                Log.notice("actions", "call \(callId): caller \(LogText.clean(caller)) entered the code of [actions.\(action.name)], which it may not use")
+                Log.notice("actions", "call \(callId): caller \(UntrustedText.escaped(caller)) entered the code of [actions.\(action.name)], which it may not use")
                 wrongEntry(callId, caller: caller, source: source, keys: keys, result: "not_allowed", action: action.name, at: now)
             }
         case .wrong(let keys):
@@ -47,7 +50,7 @@ extension CallManager {
         calls[callId]?.door.wrongEntries += 1
         let count = calls[callId]?.door.wrongEntries ?? 0
         var detail = "wrong entry \(count) of \(door.maxWrongPerCall) on this call"
-        Log.warning("actions", "call \(callId): wrong code (\(keys) keys, \(source.rawValue)) from \(LogText.clean(caller)): \(detail)")
+        Log.warning("actions", "call \(callId): wrong code (\(keys) keys, \(source.rawValue)) from \(UntrustedText.escaped(caller)): \(detail)")
         if count >= door.maxWrongPerCall {
             calls[callId]?.door.keysIgnored = true
             detail += "; the call's keys are ignored from now on"
@@ -55,7 +58,7 @@ extension CallManager {
         }
         if lockouts.recordWrong(caller, at: now, limit: door.maxWrongPerCaller, window: door.callerWindow, lockout: door.lockout) {
             detail += "; caller locked out for \(Int(door.lockout)) s"
-            Log.warning("actions", "caller \(LogText.clean(caller)) locked out for \(Int(door.lockout)) s after \(door.maxWrongPerCaller) wrong codes "
+            Log.warning("actions", "caller \(UntrustedText.escaped(caller)) locked out for \(Int(door.lockout)) s after \(door.maxWrongPerCaller) wrong codes "
                 + "within \(Int(door.callerWindow)) s")
         }
         playTone(.error, callId: callId)
@@ -151,14 +154,6 @@ extension CallManager {
     }
 }
 
-/// Text from the far end (a caller number) made safe for a log line: control and format
-/// characters (bidi overrides included) dropped, at most 64 characters.
-enum LogText {
-    static func clean(_ text: String) -> String {
-        let kept = String(String.UnicodeScalarView(text.unicodeScalars.filter { !CallHooks.isControl($0) }))
-        return kept.isEmpty ? "?" : String(kept.prefix(64))
-    }
-}
 
 extension CallManager {
     /// Keys the server relayed (SIP INFO at the far end), each a press.

@@ -1,6 +1,8 @@
 import AudioPipe
 import FoundationEssentials
 import MainLoop
+import SystemSupport
+import WCSJSON
 
 /// Calls that end on time (`[limits]`: a warning tone `warning` seconds before `max_call_time`,
 /// an `extend` action adds `extend_by`), and announcements played into a call (`[announce]`,
@@ -21,7 +23,7 @@ extension CallManager {
         calls[callId]?.door.established = true
         let door = config.door
         if let limit = door.maxCallTime {
-            calls[callId]?.door.deadline = FileDescriptorIO.monotonicNow() + limit
+            calls[callId]?.door.deadline = MonotonicTime.now() + limit
             armLimit(callId)
         }
         if door.announceOnAnswer, let file = door.announceFile {
@@ -37,13 +39,13 @@ extension CallManager {
         calls[callId]?.door.limitTask?.cancel()
         let warning = config.door.warningBefore
         calls[callId]?.door.limitTask = Task { [weak self] in
-            let untilWarning = deadline - warning - FileDescriptorIO.monotonicNow()
+            let untilWarning = deadline - warning - MonotonicTime.now()
             if warning > 0, untilWarning > -warning {
                 if untilWarning > 0 { try? await Task.sleep(for: .seconds(untilWarning)) }
                 guard !Task.isCancelled, let self else { return }
                 await self.limitWarning(callId)
             }
-            let untilEnd = deadline - FileDescriptorIO.monotonicNow()
+            let untilEnd = deadline - MonotonicTime.now()
             if untilEnd > 0 { try? await Task.sleep(for: .seconds(untilEnd)) }
             guard !Task.isCancelled, let self else { return }
             await self.limitReached(callId)

@@ -13,8 +13,10 @@ import Glibc
 ///   (speech and music spread theirs and have harmonics).
 ///
 /// Timing (ITU-T Q.24 / ETSI ES 201 235-3 style): a key is reported once three consecutive blocks
-/// hold it (38 ms of tone; a tone of 40 ms gives two whole blocks and, with the blocks it partly
-/// covers, three; a tone of 20 ms touches two blocks at most, so it is never a key). It ends after
+/// hold it (38 ms of tone; a tone of 20 ms touches two blocks at most, so it is never a key; a tone
+/// of 50 ms always gives three; one of 40-50 ms gives two whole blocks and is found only when a
+/// block it partly covers passes too: a gap to Q.24's 40 ms, taken for fewer false keys in speech
+/// and music). It ends after
 /// a pause: two quiet blocks, or three blocks with sound that is not the key (a 40 ms pause ends
 /// it; one lost packet's concealment inside a tone does not split the key). A key is reported
 /// when it starts, not when it ends, so it reaches an action about 40-60 ms after its tone starts.
