@@ -24,6 +24,8 @@ extension AgentEvent {
             return .registrationFailed(.reported(status: text("status"), info: text("info")))
         case "failed": return text("error").map { .failed(error: $0) }
         case "missed_call": return callId.map { .missedCall(callId: $0, caller: text("caller"), uuid: text("uuid")) }
+        case "session_lost_while_asleep":
+            return text("detected_by").map { .sessionLostWhileAsleep(aliveUntil: text("alive_until"), detectedBy: $0) }
         case "session_state": return text("state").map { .sessionState($0) }
         case "disconnected": return text("reason").map { .disconnected(reason: $0) }
         case "transfer":

@@ -13,6 +13,7 @@ extension AgentEvent {
         case .registrationFailed: "registration_failed"
         case .failed: "failed"
         case .missedCall: "missed_call"
+        case .sessionLostWhileAsleep: "session_lost_while_asleep"
         case .sessionState: "session_state"
         case .disconnected: "disconnected"
         case .transfer: "transfer"
@@ -58,6 +59,8 @@ extension AgentEvent {
             return ["error": .string(error)]
         case .missedCall(let callId, let caller, let uuid):
             return ["call_id": .string(callId), "caller": orNull(caller), "uuid": orNull(uuid)]
+        case .sessionLostWhileAsleep(let aliveUntil, let detectedBy):
+            return ["alive_until": orNull(aliveUntil), "detected_by": .string(detectedBy)]
         case .sessionState(let state):
             return ["state": .string(state)]
         case .disconnected(let reason):
