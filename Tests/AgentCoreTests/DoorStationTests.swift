@@ -77,20 +77,31 @@ import WCSSession
             try h.waitFor("call established") { try h.emulator.control.call(ring.callId)?.state == "established" }
             Thread.sleep(forTimeInterval: 1)
 
-            // In-audio: the right code, then a wrong one.
-            _ = try h.emulator.control.post("/dtmf-tones", ["callId": .string(ring.callId), "keys": "*1234#", "level_dbm0": -6])
-            let fired = try Self.next(events, h, Self.action("fired", "door"))
-            #expect(fired["source"] == "audio" && fired["keys"]?.intValue == 6)
+            // In-audio: the right code; then a wrong one (by SIP INFO: its outcome must not depend on detection odds).
+            // Tones under speech through Opus are found with high odds, not certainty (make bench
+            // counts): a second try after the entry timeout, and the number of tries is printed.
+            var fired: JSONValue?
+            var tries = 0
+            while fired == nil, tries < 2 {
+                tries += 1
+                _ = try h.emulator.control.post("/dtmf-tones", ["callId": .string(ring.callId), "keys": "*1234#", "level_dbm0": -6,
+                                                                "tone_ms": 100, "gap_ms": 90])
+                fired = try? Self.next(events, timeout: 7, Self.action("fired", "door"))
+            }
+            print("door station: the in-audio code fired on try \(tries)")
+            let firedEvent = try #require(fired)
+            #expect(firedEvent["source"] == "audio" && firedEvent["keys"]?.intValue == 6)
             let done = try Self.next(events, h, Self.action("ok", "door"))
             #expect(done["caller"] == "2000")
             let media = try h.emulator.control.get("/calls?callId=\(ring.callId)")[0]?["media"]
             let sent = media?["dtmf_tones_sent"]?.arrayValue ?? []
-            #expect(sent.count == 6)
-            if let last = sent.last?["time"]?.doubleValue, let firedAt = fired["time"]?.stringValue.flatMap(ISO8601Time.date) {
+            #expect(sent.count == 6 * tries)
+            if let last = sent.last?["time"]?.doubleValue, let firedAt = firedEvent["time"]?.stringValue.flatMap(ISO8601Time.date) {
                 print(String(format: "door station: in-audio code fired %.0f ms after its last key's tone started (emulator's aiortc leg, speech under)",
                              (firedAt.timeIntervalSince1970 - last) * 1000))
             }
-            _ = try h.emulator.control.post("/dtmf-tones", ["callId": .string(ring.callId), "keys": "*9999#", "level_dbm0": -6])
+            Thread.sleep(forTimeInterval: 0.6)  // past the merge window of the audio's last key
+            _ = try h.emulator.control.post("/sip-dtmf", ["callId": .string(ring.callId), "keys": "*9999#"])
             let wrong: JSONValue
             do { wrong = try Self.next(events, h, Self.action("wrong_code")) } catch {
                 Issue.record("no wrong_code event: \(h.log().split(separator: "\n").filter { $0.contains("actions") || $0.contains("dtmf") }.suffix(20))")
@@ -111,7 +122,7 @@ import WCSSession
             try h.emulator.control.hangup(callId: ring.callId)
             let record = try CallControlTests.waitForRecord(h, ring.callId)
             let results = record.actions?.map { "\($0.action ?? "-"):\($0.result):\($0.source ?? "-")" } ?? []
-            #expect(results == ["door:ok:audio", "-:wrong_code:audio", "door:ok:sip_info", "door:ok:sip_info"])
+            #expect(Array(results.suffix(4)) == ["door:ok:audio", "-:wrong_code:sip_info", "door:ok:sip_info", "door:ok:sip_info"])
             let lines = try String(contentsOfFile: opened, encoding: .utf8).split(separator: "\n")
             #expect(lines == ["door audio 2000 ", "door sip_info 2000 ", "door sip_info 2000 "])
             let env = try String(contentsOfFile: opened + ".env", encoding: .utf8)
