@@ -1,3 +1,4 @@
+import AudioPipe
 import FoundationEssentials
 import Glibc
 import MainLoop
@@ -22,11 +23,11 @@ public enum ConfigLoader {
 
     /// Sections and keys allowed in the config file. Later features add their sections here.
     public static let fileSchema: [String: Set<String>] = [
-        "server": ["url", "app_key", "ca_file", "insecure_tls", "connect_timeout"],
-        "sip": ["login", "auth_name", "password_file", "domain", "outbound_proxy", "port", "register"],
+        "server": ["url", "app_key", "ca_file", "insecure_tls", "connect_timeout", "failback_after"],
+        "sip": ["login", "auth_name", "password_file", "domain", "outbound_proxy", "port", "register", "register_timeout"],
         "agent": ["state_dir", "socket", "socket_group", "log_level", "keepalive", "receive_probes", "probes_interval", "backoff_cap",
                   "reconnect_spread", "tcp_timeout", "watch_network", "session_keep", "sleep"],
-        "audio": ["source", "sink", "answer"],
+        "audio": ["source", "sink", "answer", "echo_cancel", "noise_suppression", "auto_gain", "mic_gain_db", "speaker_gain_db", "echo_engine"],
         "media": ["addresses", "stun", "turn", "turn_user", "turn_password_file", "turn_transport", "ice_transport_policy", "include_candidates", "link_local", "codecs"],
         "calls": ["max_calls", "ring_timeout"],
         "hooks": ["on_incoming", "on_call_end", "timeout"],
@@ -69,6 +70,7 @@ public enum ConfigLoader {
         if config.sipAuthName == nil { config.sipAuthName = config.sipLogin }
         try loadPassword(into: &config, flagFile: parsed.value("--sip-password-file"),
                          configFile: passwordFileFromFile, environment: environment)
+        try splitServerList(&config)
         try validate(config, configPath: parsed.value("--config"))
         return config
     }
@@ -96,6 +98,7 @@ public enum ConfigLoader {
         if let ca = try server.path("ca_file") { config.caFile = ca }
         if let insecure = try server.bool("insecure_tls") { config.insecureTLS = insecure }
         if let timeout = try server.seconds("connect_timeout", in: 0.1...3600) { config.connectTimeout = timeout }
+        if let after = try server.seconds("failback_after", in: 0...86400) { config.failbackAfter = after }
 
         let sip = file.section("sip")
         if let login = try sip.nonEmptyString("login") { config.sipLogin = login }
@@ -104,6 +107,7 @@ public enum ConfigLoader {
         if let proxy = try sip.nonEmptyString("outbound_proxy") { config.sipOutboundProxy = proxy }
         if let port = try sip.int("port", in: 1...65535) { config.sipPort = port }
         if let register = try sip.bool("register") { config.register = register }
+        if let timeout = try sip.seconds("register_timeout", in: 0.1...600) { config.registerTimeout = timeout }
 
         let agent = file.section("agent")
         if let dir = try agent.path("state_dir") { config.stateDir = dir }
@@ -126,6 +130,21 @@ public enum ConfigLoader {
         if let v = try audio.nonEmptyString("source") { config.audioSource = try located(file, "audio", "source") { try AudioSourceSpec(parsing: v) } }
         if let v = try audio.nonEmptyString("sink") { config.audioSink = try located(file, "audio", "sink") { try AudioSinkSpec(parsing: v) } }
         if let v = try audio.nonEmptyString("answer") { config.answerMode = try located(file, "audio", "answer") { try AnswerMode(parsing: v) } }
+        let switches = "auto, on or off"
+        if let v = try audio.custom("echo_cancel", expected: switches, { VoiceProcessingConfig.Switch(rawValue: $0.lowercased()) }) {
+            config.voiceProcessing.echoCancel = v
+        }
+        if let v = try audio.custom("noise_suppression", expected: switches, { VoiceProcessingConfig.Switch(rawValue: $0.lowercased()) }) {
+            config.voiceProcessing.noiseSuppression = v
+        }
+        if let v = try audio.bool("auto_gain") { config.voiceProcessing.autoGain = v }
+        let gains = "decibels from -30 to 30"
+        let gain = { (text: String) in Double(text).flatMap { VoiceProcessingConfig.gainRange.contains($0) ? $0 : nil } }
+        if let v = try audio.custom("mic_gain_db", expected: gains, gain) { config.voiceProcessing.micGainDb = v }
+        if let v = try audio.custom("speaker_gain_db", expected: gains, gain) { config.voiceProcessing.speakerGainDb = v }
+        if let v = try audio.custom("echo_engine", expected: "webrtc or speex", { VoiceProcessingSettings.Engine(rawValue: $0.lowercased()) }) {
+            config.voiceProcessing.engine = v
+        }
 
         let media = file.section("media")
         if let v = try media.nonEmptyString("addresses") { config.mediaAddresses = list(v) }
@@ -280,6 +299,22 @@ public enum ConfigLoader {
         guard data.firstRange(of: Array("-----BEGIN CERTIFICATE-----".utf8)) != nil else {
             throw ConfigError("CA file \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
         }
+    }
+
+    /// `[server] url` (or `--server`) may list several URLs, separated by commas or spaces, in priority
+    /// order: the first is `server`, the rest `fallbackServers`. The same URL twice is an error.
+    static func splitServerList(_ config: inout AgentConfig) throws {
+        let urls = list(config.server)
+        guard let first = urls.first else { return }
+        var seen = Set<String>()
+        for url in urls where !seen.insert(url).inserted {
+            throw ConfigError("[server] url lists \"\(url)\" twice")
+        }
+        for url in urls where (try? WebSocketEndpoint(parsing: url)) == nil {
+            throw ConfigError("invalid server URL \"\(url)\": expected ws://host[:port][/path] or wss://...")
+        }
+        config.server = first
+        config.fallbackServers = Array(urls.dropFirst())
     }
 
     static func validate(_ config: AgentConfig, configPath: String?) throws {
