@@ -56,6 +56,8 @@ let package = Package(
         .target(name: "CLibraryLoader"),
         .target(name: "CSoxr", dependencies: ["CLibraryLoader"], cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
         .target(name: "CALSA", dependencies: ["CLibraryLoader"], cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
+        // libmosquitto (the native MQTT push intake, `[push] mqtt`), opened on first use the same way.
+        .target(name: "CMosquitto", dependencies: ["CLibraryLoader"], cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
 
         // libnice, loaded at the first ICE use (dlopen) instead of linked: C definitions of the
         // libnice functions AudioPipe calls, forwarding to dlsym'd pointers (Sources/CNice). Hidden
@@ -84,7 +86,7 @@ let package = Package(
                                                  "DecimalText"],
                 exclude: ["README.md"]),
         // The daemon's logic (config, token store, control socket, policy), testable as a library.
-        .target(name: "AgentCore", dependencies: ["AgentControl", "WCSSession", "AudioPipe", "CSSL", "DecimalText"]),
+        .target(name: "AgentCore", dependencies: ["AgentControl", "WCSSession", "AudioPipe", "CSSL", "CMosquitto", "DecimalText"]),
         // `wcs-agent`: the lean front. The Swift and C++ runtimes are linked in (also in debug builds),
         // so it loads libc, libm and libgcc_s only and starts in a few milliseconds.
         .executableTarget(name: "wcs-agent", dependencies: ["AgentControl"],

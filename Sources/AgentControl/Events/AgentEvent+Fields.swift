@@ -13,6 +13,8 @@ extension AgentEvent {
         case .registrationFailed: "registration_failed"
         case .failed: "failed"
         case .missedCall: "missed_call"
+        case .push: "push"
+        case .pushIntake: "push_intake"
         case .sessionState: "session_state"
         case .disconnected: "disconnected"
         case .transfer: "transfer"
@@ -57,6 +59,10 @@ extension AgentEvent {
             return ["error": .string(error)]
         case .missedCall(let callId, let caller, let uuid):
             return ["call_id": .string(callId), "caller": orNull(caller), "uuid": orNull(uuid)]
+        case .push(let source, let callId, let push, let outcome):
+            return ["source": .string(source), "call_id": orNull(callId), "push": .string(push), "outcome": orNull(outcome)]
+        case .pushIntake(let source, let state, let error):
+            return ["source": .string(source), "state": .string(state), "error": orNull(error)]
         case .sessionState(let state):
             return ["state": .string(state)]
         case .disconnected(let reason):

@@ -25,6 +25,13 @@ public enum AgentEvent: Sendable, Equatable {
     case failed(error: String)
     /// `missed_call`: a pushed call ended before the session came back.
     case missedCall(callId: String, caller: String?, uuid: String?)
+    /// `push`: what a push did, whichever way it came (`source`: reconnect, webhook, mqtt): `push` is
+    /// ringing, missed, duplicate, not_connected, or invalid (not a push: `call_id` null); `outcome`
+    /// is the wake's result, null when no wake was tried. For MQTT this is the push's only answer.
+    case push(source: String, callId: String?, push: String, outcome: String?)
+    /// `push_intake`: a push intake's connection to its broker (`source` mqtt) is `connected` or
+    /// `disconnected` (`error`: why, when it was not asked for).
+    case pushIntake(source: String, state: String, error: String?)
     /// `session_state`: the WCS session's state (`SessionState` raw value).
     case sessionState(String)
     /// `disconnected`: the socket went away, and why.

@@ -110,6 +110,8 @@ public struct AgentConfig: Sendable, Equatable {
     public var pushListen: PushListenAddress?
     /// The webhook's shared secret, read from `[push] secret_file`; never logged.
     public var pushSecret: String?
+    /// The native MQTT push intake (`[push] mqtt` and the `mqtt_*` keys); nil = none.
+    public var pushMQTT: MQTTPushSettings?
     /// Where the Prometheus metrics endpoint listens (`[metrics] listen`); nil = none.
     public var metricsListen: PushListenAddress?
 
@@ -145,7 +147,7 @@ extension AgentConfig: CustomStringConvertible, CustomReflectable {
             "logLevel": logLevel, "receiveProbes": receiveProbes, "probesInterval": probesInterval, "tcpTimeout": tcpTimeout, "watchNetwork": watchNetwork,
             "connectTimeout": connectTimeout, "backoffCap": backoffCap, "reconnectSpread": reconnectSpread,
             "pushListen": pushListen as Any, "pushSecret": pushSecret == nil ? "<unset>" : "<set>",
-            "metricsListen": metricsListen as Any,
+            "pushMQTT": pushMQTT as Any, "metricsListen": metricsListen as Any,
         ], displayStyle: .struct)
     }
 }

@@ -44,16 +44,19 @@ public actor Agent {
     private var resumeCount = 0
     /// The server address the token file holds (see `StoredToken.address`), as last read or written.
     private var storedAddress: String?
-    var pushedCallIds = PushDeduplicator()
+    /// The durable per-call-id dedupe of pushes (see Agent+Push), shared by every agent of the daemon.
+    let pushLedger: PushLedger
     var announcedCallIds = PushDeduplicator()
     /// Pushes waiting for their call to be announced (see Agent+Push), by call id.
     var announcementWaiters: [String: [CheckedContinuation<Bool, Never>]] = [:]
 
     /// Creates the agent; nothing happens until `start()`.
+    /// `pushLedger`: the daemon's (nil: one in the state directory).
     public init(config: AgentConfig, tokenStore: TokenStore, notifier: SystemdNotifier? = nil,
-                loop: MainLoop = .shared, publish: @escaping @Sendable (JSONValue) -> Void)
+                loop: MainLoop = .shared, pushLedger: PushLedger? = nil, publish: @escaping @Sendable (JSONValue) -> Void)
     {
         self.config = config
+        self.pushLedger = pushLedger ?? PushLedger(directory: config.stateDir)
         self.tokenStore = tokenStore
         self.notifier = notifier
         self.publish = publish
