@@ -128,6 +128,7 @@ enum DaemonCommand {
         watchdog?.stop()
         webhook?.close()
         await mqtt?.close()
+        await takenPushes.drain(within: 2)
         networkMonitor?.close()
         metricsServer?.close()
         await host.current.shutdown()

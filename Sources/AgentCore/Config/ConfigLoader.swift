@@ -58,14 +58,16 @@ public enum ConfigLoader {
         var config = AgentConfig(server: "")
         applyEnvironmentDefaults(to: &config, environment: environment)
         var passwordFileFromFile: String?
+        var mqttFile: ConfigFile?
         if let path = parsed.value("--config") {
             let file = try ConfigFile.load(path: path)
             try file.validate(schema: fileSchema.merging(AnswerRuleSet.ruleSchema(in: file)) { known, _ in known })
             try apply(file, to: &config)
-            try applyMQTT(file, to: &config, environment: environment)
+            mqttFile = file
             passwordFileFromFile = try file.section("sip").path("password_file")
         }
         try apply(parsed, to: &config)
+        if let mqttFile { try applyMQTT(mqttFile, to: &config, environment: environment) }  // its client id names the SIP login
         if config.sipAuthName == nil { config.sipAuthName = config.sipLogin }
         try loadPassword(into: &config, flagFile: parsed.value("--sip-password-file"),
                          configFile: passwordFileFromFile, environment: environment)

@@ -6,6 +6,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import MainLoop
+import Synchronization
 
 /// The native MQTT intake's connection: libmosquitto (opened on first use, Sources/CMosquitto)
 /// driven from the shared main loop through its socket: a readable watch (`mosquitto_loop_read`),
@@ -46,6 +47,9 @@ final class MQTTPushClient {
     private var backoff = Backoff(base: 1, cap: 30)
     private var offlineMid: Int32 = -1
     private var stopped: [@MainLoopActor () -> Void] = []
+    /// libmosquitto's last error-level log line (e.g. OpenSSL's "certificate verify failed"), set
+    /// by its log callback, which may run off the loop during the connect.
+    nonisolated let libraryError = Mutex<String?>(nil)
 
     init(settings: MQTTPushSettings, onMessage: @escaping @MainLoopActor (Data) -> Bool,
          onState: @escaping @MainLoopActor (Bool, String?) -> Void) {
@@ -126,7 +130,7 @@ final class MQTTPushClient {
             if phase == .stopping { finishStop() }
             return
         }
-        guard rc == MOSQ_ERR_SUCCESS.rawValue else { return lost("cannot connect to \(settings.broker): \(reason)") }
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else { return lost("cannot connect to \(settings.broker): \(detailed(reason))") }
         phase = .connected
         keepaliveTimer?.cancel()
         keepaliveTimer = MainLoopActor.schedule(after: max(1, Double(settings.keepAlive) / 4), repeating: true) { [weak self] in
@@ -138,12 +142,20 @@ final class MQTTPushClient {
     // MARK: - Socket I/O on the loop
 
     /// Re-watches the socket when it changed, and watches for writability while there is output.
-    private func afterIO() {
+    /// `rc`: what the call into libmosquitto returned; a socket it closed without calling
+    /// `on_disconnect` (a failed TLS handshake) is a lost connection too.
+    private func afterIO(_ rc: Int32 = 0) {
         guard let mosq else { return }
         let fd = mosquitto_socket(mosq)
         if fd != watchedFD {
             unwatch()
-            guard fd >= 0 else { return }
+            guard fd >= 0 else {
+                if phase == .connected || phase == .online {
+                    let reason = rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(rc))
+                    lost("connection to \(settings.broker) failed: \(detailed(reason))")
+                }
+                return
+            }
             watchedFD = fd
             readWatch = LoopFDWatch(fd: fd, events: .readable) { [weak self] _ in self?.readable() }
         }
@@ -165,23 +177,21 @@ final class MQTTPushClient {
 
     private func readable() {
         guard let mosq else { return }
-        _ = mosquitto_loop_read(mosq, 1)
-        afterIO()
+        afterIO(mosquitto_loop_read(mosq, 1))
     }
 
     private func writable() {
         guard let mosq else { return }
         // A TLS handshake in progress advances in loop_read (loop_write waits for it); otherwise this
         // reads nothing more than what is there.
-        _ = mosquitto_loop_read(mosq, 1)
-        if mosquitto_socket(mosq) >= 0 { _ = mosquitto_loop_write(mosq, 1) }
-        afterIO()
+        var rc = mosquitto_loop_read(mosq, 1)
+        if mosquitto_socket(mosq) >= 0 { rc = mosquitto_loop_write(mosq, 1) }
+        afterIO(rc)
     }
 
     private func tick() {
         guard let mosq, phase == .connected || phase == .online || phase == .stopping else { return }
-        _ = mosquitto_loop_misc(mosq)
-        afterIO()
+        afterIO(mosquitto_loop_misc(mosq))
     }
 
     // MARK: - libmosquitto's callbacks (inside our calls, on the loop)
@@ -211,7 +221,7 @@ final class MQTTPushClient {
         unwatch()
         if phase == .stopping { return finishStop() }
         let reason = lastError ?? (rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(rc)))
-        lost("connection to \(settings.broker) lost: \(reason)")
+        lost("connection to \(settings.broker) lost: \(detailed(reason))")
     }
 
     fileprivate func message(_ message: UnsafePointer<mosquitto_message>) {
@@ -230,6 +240,12 @@ final class MQTTPushClient {
         guard phase == .stopping, mid == offlineMid, let mosq else { return }
         _ = mosquitto_disconnect(mosq)
         afterIO()
+    }
+
+    /// `reason` with libmosquitto's last logged error, if any (said once).
+    private func detailed(_ reason: String) -> String {
+        guard let detail = libraryError.withLock({ error in defer { error = nil }; return error }) else { return reason }
+        return "\(reason) (\(detail))"
     }
 
     // MARK: - Loss, retry, stop
@@ -333,7 +349,11 @@ private let onPublishCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawP
 
 /// libmosquitto's own log lines, at debug level (also called during the off-loop connect: no actor).
 private let onLogCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?) -> Void = {
-    _, _, _, text in
+    _, obj, level, text in
     guard let text else { return }
-    Log.debug("mqtt", String(cString: text))
+    let line = String(cString: text)
+    Log.debug("mqtt", line)
+    if level == Int32(MOSQ_LOG_ERR), let obj {
+        Unmanaged<MQTTPushClient>.fromOpaque(obj).takeUnretainedValue().libraryError.withLock { $0 = line }
+    }
 }
