@@ -63,15 +63,18 @@ let package = Package(
         // libnice functions AudioPipe calls, forwarding to dlsym'd pointers (Sources/CNice). Hidden
         // visibility keeps libnice's calls to its own functions inside libnice.
         .target(name: "CNice", dependencies: ["CGLib"], cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
+        // The process's system helpers, no GLib: the logger (`Log`), the one monotonic clock, file
+        // descriptors, errno errors, socket addresses, the environment (Glibc, FoundationEssentials).
+        .target(name: "SystemSupport"),
         // JSONValue, the loosely typed JSON both protocols carry (FoundationEssentials only).
         .target(name: "WCSJSON"),
         // The control protocol's client side: wire, typed verbs, client, socket path resolution,
         // config file parser. Glibc + FoundationEssentials only, so the lean front stays lean.
-        .target(name: "AgentControl", dependencies: ["WCSJSON"], exclude: ["README.md"]),
+        .target(name: "AgentControl", dependencies: ["WCSJSON", "SystemSupport"], exclude: ["README.md"]),
         // Numbers as text (fixed decimals, zero padding) without Foundation's String(format:).
         .target(name: "DecimalText"),
         // The single GLib main-loop thread that drives libwebsockets and libnice.
-        .target(name: "MainLoop", dependencies: ["CGLib"]),
+        .target(name: "MainLoop", dependencies: ["CGLib", "SystemSupport"]),
         // Signaling plane: WebSocket + WCS JSON protocol, session and call state machines.
         .target(name: "WCSSession", dependencies: ["WCSJSON", "DecimalText", "MainLoop", "CWebSockets", "CSSL"], exclude: ["README.md"]),
         // Media plane, one target per layer so the compiler holds the layering (as Pion's packages):
@@ -79,7 +82,7 @@ let package = Package(
         // the codecs (Opus, G.711, resampling).
         .target(name: "AudioSDP"),
         .target(name: "AudioRTP"),
-        .target(name: "AudioJitter", dependencies: ["AudioRTP", "MainLoop"]),
+        .target(name: "AudioJitter", dependencies: ["AudioRTP", "SystemSupport"]),
         .target(name: "AudioCodec", dependencies: ["COpus", "CSoxr"]),
         // The media umbrella: ICE, DTLS-SRTP, DTMF, audio I/O and CallMedia; re-exports the layers.
         .target(name: "AudioPipe", dependencies: ["MainLoop", "AudioSDP", "AudioRTP", "AudioJitter", "AudioCodec", "CNice", "CSSL", "CALSA",
@@ -87,25 +90,33 @@ let package = Package(
                 exclude: ["README.md"]),
         // The daemon's logic (config, token store, control socket, policy), testable as a library.
         .target(name: "AgentCore", dependencies: ["AgentControl", "WCSSession", "AudioPipe", "CSSL", "CMosquitto", "DecimalText"]),
+        // The tools that talk to the daemon or read what it left (prompt, doctor, history) and the
+        // full binary's command line (`CLI`), which starts the daemon for `run`.
+        .target(name: "AgentTools", dependencies: ["AgentCore"]),
         // `wcs-agent`: the lean front. The Swift and C++ runtimes are linked in (also in debug builds),
         // so it loads libc, libm and libgcc_s only and starts in a few milliseconds.
         .executableTarget(name: "wcs-agent", dependencies: ["AgentControl"],
                           linkerSettings: [.unsafeFlags(["-static-stdlib"]), staticLibstdcxx, packedRelocations, .linkedLibrary("_FoundationCollections"),
                                           .linkedLibrary("_FoundationCShims"), .linkedLibrary("swiftSynchronization")]),
         // `wcs-agentd`: the full binary (daemon and every other verb), exec'd by the front.
-        .executableTarget(name: "wcs-agentd", dependencies: ["AgentCore"], linkerSettings: [staticLibstdcxx, packedRelocations, idleCodeFirst]),
+        .executableTarget(name: "wcs-agentd", dependencies: ["AgentTools"], linkerSettings: [staticLibstdcxx, packedRelocations, idleCodeFirst]),
+        // Benchmark, replay and analysis code (never in the product): codec and call benchmarks, the
+        // cheap far ends' codecs, the receive path on a virtual clock, levels and spectrum of recordings.
+        .target(name: "MediaBenchmarks", dependencies: ["AudioPipe"], path: "Benchmarks/MediaBenchmarks"),
         // In-process media benchmarks for `make bench`.
-        .executableTarget(name: "wcs-bench", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-bench"),
+        .executableTarget(name: "wcs-bench", dependencies: ["MediaBenchmarks"], path: "Benchmarks/wcs-bench"),
         // The far ends of many calls in one process (AudioPipe), driven by scripts/bench.py.
-        .executableTarget(name: "wcs-bench-peer", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-bench-peer"),
+        .executableTarget(name: "wcs-bench-peer", dependencies: ["MediaBenchmarks"], path: "Benchmarks/wcs-bench-peer"),
         // The agent's receive path on a virtual clock: deterministic PESQ under loss (scripts/bench_replay.py).
-        .executableTarget(name: "wcs-quality-replay", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-quality-replay"),
+        .executableTarget(name: "wcs-quality-replay", dependencies: ["MediaBenchmarks"], path: "Benchmarks/wcs-quality-replay"),
         // examples/embed: a small program embedding the WCSSession library.
         .executableTarget(name: "wcs-session-example", dependencies: ["WCSSession", "MainLoop"], path: "examples/embed",
                           exclude: ["README.md"]),
 
         // Test support: starts the WCS emulator and talks to its control API.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Test-only media helpers (SRTPSession: both SRTP halves with copying calls; the fuzz harnesses use it too).
+        .target(name: "MediaTestSupport", dependencies: ["AudioPipe"], path: "Tests/MediaTestSupport"),
         .testTarget(name: "MainLoopTests", dependencies: ["MainLoop", "TestSupport"]),
         .testTarget(name: "WCSJSONTests", dependencies: ["WCSJSON"]),
         .testTarget(name: "DecimalTextTests", dependencies: ["DecimalText"]),
@@ -114,17 +125,17 @@ let package = Package(
         .testTarget(name: "AudioSDPTests", dependencies: ["AudioSDP", "TestSupport"]),
         .testTarget(name: "AudioRTPTests", dependencies: ["AudioRTP", "TestSupport"]),
         .testTarget(name: "AudioJitterTests", dependencies: ["AudioJitter", "AudioRTP", "TestSupport"]),
-        .testTarget(name: "AudioCodecTests", dependencies: ["AudioCodec", "AudioPipe", "TestSupport"]),
-        .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "CNice", "CSRTP", "TestSupport"]),
+        .testTarget(name: "AudioCodecTests", dependencies: ["AudioCodec", "AudioPipe", "MediaBenchmarks", "TestSupport"]),
+        .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "CNice", "CSRTP", "MediaBenchmarks", "MediaTestSupport", "TestSupport"]),
         // wcs-agent and wcs-agentd are built by `swift build --build-tests` (every product); the tests run them.
-        .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "AudioPipe", "TestSupport"]),
+        .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "AgentTools", "AudioPipe", "MediaBenchmarks", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
 
 /// The Swift modules linked into wcs-agentd get per-function sections (see `functionSections`).
-let daemonSwiftModules: Set<String> = ["WCSJSON", "AgentControl", "DecimalText", "MainLoop", "WCSSession", "AudioSDP", "AudioRTP",
-                                       "AudioJitter", "AudioCodec", "AudioPipe", "AgentCore", "wcs-agentd"]
+let daemonSwiftModules: Set<String> = ["SystemSupport", "WCSJSON", "AgentControl", "DecimalText", "MainLoop", "WCSSession", "AudioSDP", "AudioRTP",
+                                       "AudioJitter", "AudioCodec", "AudioPipe", "AgentCore", "AgentTools", "wcs-agentd"]
 for target in package.targets where daemonSwiftModules.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [functionSections]
 }

@@ -14,9 +14,11 @@ over one window of `--seconds`:
   raw_syscalls:sys_enter; needs root or perf_event_paranoid <= 1), with the RTP packets per
   second both ways, so the figure per packet can be read off;
 - with --record, a `perf record -g` profile of the agent: the top shared objects and symbols.
-- how many RTP packets the calls sent straight on the selected pair's socket (`packets_sent_direct`);
-  WCS_AGENT_TEST_SEND_THROUGH_LIBNICE=1 (and WCS_AGENT_TEST_RECEIVE_ON_LOOP=1) in the environment
-  measure one binary the old way, for interleaved A/B runs.
+- how many RTP packets the calls sent straight on the selected pair's socket (`packets_sent_direct`).
+  The old paths (all sends through libnice, every receive on the loop) are configuration, not
+  environment switches of the agent: `ICEConfiguration.sendsThroughLibniceOnly` and
+  `CallMediaConfiguration.receivesOnLoopOnly`, set by the benchmarks (`--send-path` below compares
+  the two send paths in one process; wcs-quality-replay `--reading exact` replays the loop receive).
 With --first-audio N it runs N of the bench's wake tries instead (the emulator's aiortc leg calls
 the sleeping agent) and prints offer -> first decoded audio (the agent's own `latency_ms`): median,
 min and max.
@@ -154,7 +156,7 @@ def print_row(row):
           f"context switches {row['context_switches_per_s']}/s; "
           f"receive side (recvmsg, read, write, poll) {row['receive_syscalls_per_received_packet']} per received packet")
     print(f"sent straight on the selected socket: {row['packets_sent_direct']} RTP+RTCP datagrams, for {row['packets_sent']} "
-          "RTP packets sent in all (WCS_AGENT_TEST_SEND_THROUGH_LIBNICE=1 sends all through libnice)")
+          "RTP packets sent in all (through libnice or straight on the selected socket)")
     print("threads CPU %:", ", ".join(f"{k} {v}" for k, v in sorted(row["threads_cpu"].items(), key=lambda kv: -kv[1]) if v))
     print("syscalls/s by thread:", ", ".join(f"{k} {v}" for k, v in row["syscalls_per_s"].items()))
     print("syscalls/s by name:", ", ".join(f"{k} {v}" for k, v in row["syscall_names_per_s"].items()))

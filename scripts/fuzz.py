@@ -27,8 +27,9 @@ FUZZ_DIR = os.path.join(ROOT, "Tests", "Fuzz")
 BUILD_PATH = os.path.join(ROOT, ".build-fuzz")
 SWIFT_BIN = "/opt/swift/usr/bin"
 
-# The instrumented build: the top library target; SwiftPM builds its dependencies too.
-TOP_TARGET = "AgentCore"
+# The instrumented build: the top library targets (the daemon's tools over the daemon, and the
+# test-only media helpers such as SRTPSession); SwiftPM builds their dependencies too.
+TOP_TARGETS = ["AgentTools", "MediaTestSupport"]
 # The most bytes libFuzzer makes an input, per harness (default 4096): room for whole SDPs,
 # config files and webhook requests above the 8 KiB head limit.
 MAX_LEN = {"sdp": 16384, "config": 16384, "push-webhook": 12288, "push-payload": 20000}
@@ -65,18 +66,20 @@ def build(names):
     env = environment()
     swiftpm = ["swift", "build", "-c", "release", "--build-path", BUILD_PATH, "--sanitize", "fuzzer",
                "--sanitize", "address", "-Xswiftc", "-enable-testing"]
-    run(swiftpm + ["--target", TOP_TARGET], cwd=ROOT, env=env)
+    for target in TOP_TARGETS:
+        run(swiftpm + ["--target", target], cwd=ROOT, env=env)
     bin_path = subprocess.run(swiftpm + ["--show-bin-path"], cwd=ROOT, env=env, check=True,
                               capture_output=True, text=True).stdout.strip()
-    # Every harness links the objects of TOP_TARGET and of the targets it depends on: the only
+    # Every harness links the objects of TOP_TARGETS and of the targets it depends on: the only
     # ones this build path holds (an executable's objects, with its main, are never built here).
     objects = []
     for directory in sorted(glob.glob(os.path.join(bin_path, "*.build"))):
         found = sorted(glob.glob(os.path.join(directory, "*.o")))
         if not any(os.path.basename(o) == "main.swift.o" for o in found):
             objects += found
-    if not glob.glob(os.path.join(bin_path, TOP_TARGET + ".build", "*.o")):
-        sys.exit("fuzz: no objects of %s in %s" % (TOP_TARGET, bin_path))
+    for target in TOP_TARGETS:
+        if not glob.glob(os.path.join(bin_path, target + ".build", "*.o")):
+            sys.exit("fuzz: no objects of %s in %s" % (target, bin_path))
     module_maps = []
     for path in sorted(glob.glob(os.path.join(ROOT, "Sources", "C*", "module.modulemap"))):
         module_maps += ["-Xcc", "-fmodule-map-file=" + path]

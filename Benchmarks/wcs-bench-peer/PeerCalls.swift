@@ -1,4 +1,5 @@
 import AudioPipe
+import MediaBenchmarks
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -70,7 +71,7 @@ actor PeerCalls {
         if case .cheap(let frames, let verifyEvery) = mode {
             let codecs = CallMediaBenchmark.CheapCodecs(frames: frames, verifyEvery: verifyEvery)
             var cheap = configuration
-            cheap.benchmarkCodecs = codecs
+            cheap.codecFactory = codecs.factory
             cheapCodecs[id] = codecs
             media = CallMedia(configuration: cheap, source: SilenceSource(), sink: NullSink())  // the encoder ignores PCM
         } else {

@@ -1,4 +1,5 @@
 import AudioPipe
+import MediaBenchmarks
 import Foundation
 
 /// How wcs-bench-peer makes its calls' audio, chosen once from the command line.

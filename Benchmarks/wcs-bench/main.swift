@@ -1,4 +1,5 @@
 import AudioPipe
+import MediaBenchmarks
 import Foundation
 #if canImport(Glibc)
 import Glibc

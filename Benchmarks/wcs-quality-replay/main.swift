@@ -1,4 +1,5 @@
 import AudioPipe
+import MediaBenchmarks
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

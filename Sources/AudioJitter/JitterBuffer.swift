@@ -1,5 +1,5 @@
 import AudioRTP
-import MainLoop
+import SystemSupport
 
 /// An adaptive jitter buffer for one incoming audio stream of fixed-length frames (20 ms).
 ///

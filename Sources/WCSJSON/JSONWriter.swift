@@ -1,7 +1,9 @@
 /// `JSONValue` to compact JSON text, byte for byte what `JSONEncoder` with `.sortedKeys` and
 /// `.withoutEscapingSlashes` wrote when `JSONValue.serialized()` went through it: members sorted by
 /// the UTF-8 of their names; `"` and `\` escaped, `\b \f \n \r \t` named, the other control
-/// characters as `\u00XX`, everything else (also `/`, DEL, U+2028) as it is; an integral number
+/// characters as `\u00XX`; DEL and the other scalars `UntrustedText` calls unsafe (C1 controls, bidi and
+/// other format characters, U+2028/2029) as `\uXXXX` too, so JSON printed to a terminal cannot drive
+/// it (the same value for any JSON reader; JSONEncoder wrote those raw); everything else (also `/`) as it is; an integral number
 /// below 9e15 in magnitude as an integer, any other as Swift prints a `Double` without a final
 /// `.0` (`1e+20`, `0.1`). A number that is not finite makes the whole text `null`, as the
 /// encoder's error did. A value type used once per text; any thread; no Codable, no Foundation.
@@ -47,7 +49,16 @@ struct JSONWriter {
 
     private mutating func writeString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+        for scalar in text.unicodeScalars {
+            guard scalar.isASCII else {
+                if UntrustedText.isUnsafe(scalar) {
+                    for unit in String(scalar).utf16 { appendUnicodeEscape(unit) }
+                } else {
+                    bytes.append(contentsOf: String(scalar).utf8)
+                }
+                continue
+            }
+            let byte = UInt8(scalar.value)
             switch byte {
             case UInt8(ascii: "\""): append("\\\"")
             case UInt8(ascii: "\\"): append("\\\\")
@@ -56,14 +67,17 @@ struct JSONWriter {
             case 0x0A: append("\\n")
             case 0x0D: append("\\r")
             case 0x09: append("\\t")
-            case 0..<0x20:
-                append("\\u00")
-                bytes.append(Self.hexDigit(byte >> 4))
-                bytes.append(Self.hexDigit(byte & 0xF))
+            case 0..<0x20, 0x7F: appendUnicodeEscape(UInt16(byte))
             default: bytes.append(byte)
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `\uXXXX` for one UTF-16 code unit.
+    private mutating func appendUnicodeEscape(_ unit: UInt16) {
+        append("\\u")
+        for shift in stride(from: 12, through: 0, by: -4) { bytes.append(Self.hexDigit(UInt8((unit >> UInt16(shift)) & 0xF))) }
     }
 
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {

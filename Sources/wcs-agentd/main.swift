@@ -1,4 +1,4 @@
-import AgentCore
+import AgentTools
 import Glibc
 
 // wcs-agentd: the full wcs-agent binary (daemon, prompt, doctor, history and every client verb),

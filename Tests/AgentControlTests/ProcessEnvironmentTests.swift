@@ -1,3 +1,4 @@
+import SystemSupport
 import AgentControl
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+@testable import MediaBenchmarks
 import AudioPipe
 import Foundation
 import Testing

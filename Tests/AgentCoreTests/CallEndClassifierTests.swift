@@ -29,6 +29,12 @@ import WCSSession
         #expect(facts(answered: true) { $0.connectionLost = true } == .connectionLost)
     }
 
+    /// The server's ESTABLISHED before our answer: another device's call, never `completed` as ours.
+    @Test func answeredByAnotherDeviceIsNeverCompleted() {
+        #expect(facts(.incoming, .finish, info: "Normal call clearing") { $0.answeredElsewhere = true } == .answeredElsewhere)
+        #expect(facts(.incoming, .finish, info: nil, ring: 40) { $0.answeredElsewhere = true } == .answeredElsewhere)
+    }
+
     @Test func busyRejectionWinsOverDecline() {
         #expect(facts { $0.rejectedAsBusy = true; $0.declinedByUs = true } == .busy)
     }

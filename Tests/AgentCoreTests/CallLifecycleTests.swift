@@ -44,6 +44,19 @@ struct CallLifecycleTests {
         #expect(step(.ending, .server(.established)) == CallStep(state: .ending))
     }
 
+    /// Issue 19 (c): a call another device answered ends here without a hangup (someone talks on
+    /// it) and can never be answered by us afterwards; once our answer went out it is ours.
+    @Test func aCallAnsweredElsewhereEndsWithoutHangupAndIsNeverAnswered() {
+        for state in [CallState.ringing, .answering] {
+            #expect(step(state, .answeredElsewhere) == CallStep(state: .ended, effects: [.endNow]), "\(state)")
+        }
+        for state in [CallState.connectingMedia, .established, .held, .ending, .ended] {
+            #expect(step(state, .answeredElsewhere) == CallStep(state: state), "\(state)")
+        }
+        #expect(refusal(.ended, .answer) != nil)
+        #expect(refusal(.ended, .hangup) != nil)
+    }
+
     @Test func anUnusableOfferOrARingExpiryEndsTheCallLocally() {
         #expect(step(.ringing, .unusableOffer) == CallStep(state: .ending, effects: [.sendHangup, .endNow]))
         #expect(step(.ringing, .ringExpired) == CallStep(state: .ending, effects: [.sendHangup, .endNow]))

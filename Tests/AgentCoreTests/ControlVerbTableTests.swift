@@ -1,4 +1,5 @@
 @testable import AgentCore
+@testable import AgentTools
 import Foundation
 import Testing
 import WCSSession

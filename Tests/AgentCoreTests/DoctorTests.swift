@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AgentCore
+@testable import AgentTools
 
 /// `wcs-agent doctor` on a good setup (the emulator over ws and wss, a real coturn for STUN and
 /// TURN over UDP and TCP) and on broken ones: each broken thing is one FAIL line and exit 1.

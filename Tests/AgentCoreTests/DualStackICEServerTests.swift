@@ -4,6 +4,7 @@ import MainLoop
 import Testing
 import TestSupport
 @testable import AgentCore
+@testable import AgentTools
 
 /// A TURN/STUN name whose first address is one the server does not listen on: a real coturn on
 /// 127.0.0.1 only, named `turn.dual.test`, which the injected lookup resolves like a stock Debian

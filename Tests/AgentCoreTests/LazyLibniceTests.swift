@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 import WCSSession
 @testable import AgentCore
+@testable import AgentTools
 
 /// libnice is loaded at the first call, not at start: an idle daemon maps neither libnice nor the
 /// libraries only it pulls in; a call loads it; a daemon that cannot load it fails the call with

@@ -123,7 +123,7 @@ import TestSupport
         #expect(!libraries.isEmpty && libraries.allSatisfy(allowed.contains), "the front loads \(libraries)")
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         var imports: Set<String> = []
-        for directory in ["Sources/wcs-agent", "Sources/AgentControl", "Sources/WCSJSON"] {
+        for directory in ["Sources/wcs-agent", "Sources/AgentControl", "Sources/WCSJSON", "Sources/SystemSupport"] {
             let base = root.appendingPathComponent(directory)
             let files = FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
             #expect(!files.isEmpty, "\(directory)")
@@ -134,7 +134,9 @@ import TestSupport
                 }
             }
         }
-        #expect(imports.isSubset(of: ["FoundationEssentials", "Glibc", "WCSJSON", "AgentControl"]), "\(imports.sorted())")
+        // Synchronization (SystemSupport's Log) is linked in statically, as the Swift runtime.
+        #expect(imports.isSubset(of: ["FoundationEssentials", "Glibc", "Synchronization", "WCSJSON", "SystemSupport", "AgentControl"]),
+                "\(imports.sorted())")
     }
 
     @Test func theRealFullBinaryAnswersWhatTheFrontHandsOver() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WCSSession
 @testable import AgentCore
+@testable import AgentTools
 
 /// The prompt's model, view and key decoding, from daemon JSON (no daemon needed).
 struct PromptStateTests {

@@ -82,6 +82,11 @@ final class PromptTerminal: @unchecked Sendable {
         Self.stripANSI(String(decoding: lock.withLock { Array(raw[min(mark, raw.count)...]) }, as: UTF8.self))
     }
 
+    /// The raw output after `mark` (escape sequences and all), as text.
+    func raw(since mark: Int) -> String {
+        String(decoding: lock.withLock { Array(raw[min(mark, raw.count)...]) }, as: UTF8.self)
+    }
+
     /// True if the raw output after `mark` holds `byte` (e.g. BEL, 0x07).
     func contains(byte: UInt8, since mark: Int = 0) -> Bool {
         lock.withLock { raw[min(mark, raw.count)...].contains(byte) }

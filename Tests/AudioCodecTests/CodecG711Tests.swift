@@ -1,6 +1,7 @@
+@testable import MediaBenchmarks  // SpectrumAnalysis and AudioLevels measure the codec output
 import TestSupport
 @testable import AudioCodec
-import AudioPipe  // SpectrumAnalysis and AudioLevels (IO) measure the codec output
+import AudioPipe
 import Foundation
 import Testing
 

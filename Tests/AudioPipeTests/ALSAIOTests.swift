@@ -1,3 +1,4 @@
+@testable import MediaBenchmarks
 import CALSA
 import Foundation
 import Testing

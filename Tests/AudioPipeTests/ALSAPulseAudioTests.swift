@@ -1,3 +1,4 @@
+@testable import MediaBenchmarks
 import Foundation
 import Testing
 import TestSupport

@@ -1,3 +1,4 @@
+@testable import MediaBenchmarks
 import TestSupport
 @testable import AudioPipe
 import Foundation

@@ -1,3 +1,4 @@
+@testable import MediaBenchmarks
 @testable import AudioPipe
 import AudioCodec
 import Foundation
@@ -43,10 +44,16 @@ import Testing
         #expect(!encoder.lastFrameWasDTX && encoder.clockRate == 48_000)
     }
 
+    /// The decoder the cheap codecs' factory makes for an Opus call.
+    static func opusDecoder(of codecs: CallMediaBenchmark.CheapCodecs) throws -> any AudioDecoder {
+        let opus = AudioCodec.opus(payloadType: 111, parameters: OpusParameters(parameters: [:]))
+        return try codecs.factory.makeCodecs(for: opus, configuration: CallMediaConfiguration()).decoder
+    }
+
     @Test("The sampled decoder decodes the first and every Nth packet, checks the rest, plays silence for them")
     func sampledDecoderDecodesOneInN() throws {
         let codecs = CallMediaBenchmark.CheapCodecs(frames: Self.frames, verifyEvery: 5)
-        let decoder = try codecs.makeDecoder()
+        let decoder = try Self.opusDecoder(of: codecs)
         var out = [Int16](repeating: 1, count: 5_760)
         var audible = 0
         for index in 0..<12 {
@@ -68,7 +75,7 @@ import Testing
     @Test("A packet that is not Opus fails, decoded or only checked, and is counted")
     func sampledDecoderRefusesGarbage() throws {
         let codecs = CallMediaBenchmark.CheapCodecs(frames: Self.frames, verifyEvery: 2)
-        let decoder = try codecs.makeDecoder()
+        let decoder = try Self.opusDecoder(of: codecs)
         let garbage: [UInt8] = [0x03]  // code 3 without its frame-count byte: not a valid Opus packet
         var out = [Int16](repeating: 0, count: 5_760)
         for _ in 0..<2 {  // packet 0 goes to libopus, packet 1 to the TOC check
@@ -88,7 +95,7 @@ extension CallMediaTests {
             var cheap = CallMediaTestSupport.configuration(codecs: [.opus])
             let codecs = CallMediaBenchmark.CheapCodecs(frames: try CallMediaBenchmark.PreEncodedOpus(configuration: cheap),
                                                         verifyEvery: 10)
-            cheap.benchmarkCodecs = codecs
+            cheap.codecFactory = codecs.factory
             let pair = try await CallPair.connect(offerer: cheap, answerer: CallMediaTestSupport.configuration(codecs: [.opus]))
             defer { pair.close() }
             #expect(await pair.waitForAudio())

@@ -1,3 +1,4 @@
+@testable import MediaBenchmarks
 @testable import AudioPipe
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+@testable import MediaBenchmarks
 import AudioCodec
 import AudioPipe
 import TestSupport

@@ -1,4 +1,5 @@
 import AudioRTP
+import SystemSupport
 import Foundation
 import Synchronization
 import TestSupport

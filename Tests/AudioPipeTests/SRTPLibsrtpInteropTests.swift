@@ -1,3 +1,4 @@
+import MediaTestSupport
 @testable import AudioPipe
 import Testing
 

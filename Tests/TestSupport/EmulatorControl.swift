@@ -104,13 +104,15 @@ public struct EmulatorControl: Sendable {
     // MARK: - SIP side
 
     /// `POST /ring`: an INVITE from `caller` to `login`. `offer` spoils the offer (none, null,
-    /// object, non_utf8, deep); `noFinish` makes the emulator never send `finish` for the call.
+    /// object, non_utf8, deep); `noFinish` makes the emulator never send `finish` for the call;
+    /// `callId` names the call (any text no call has; default per `--call-ids`).
     @discardableResult
     public func ring(login: String, caller: String = "1000", displayName: String? = nil,
                      source: String? = nil, ringTimeout: Double? = nil, fault: String? = nil,
-                     offer: String? = nil, noFinish: Bool = false) throws -> EmulatorRing
+                     offer: String? = nil, noFinish: Bool = false, callId: String? = nil) throws -> EmulatorRing
     {
         var body: [String: EmulatorJSON] = ["login": .string(login), "caller": .string(caller)]
+        if let callId { body["callId"] = .string(callId) }
         if let fault { body["fault"] = .string(fault) }
         if let offer { body["offer"] = .string(offer) }
         if noFinish { body["no_finish"] = .bool(true) }

@@ -64,6 +64,12 @@ public struct EmulatorCall: Decodable, Sendable, Equatable {
     public let noFinish: Bool?
     /// Client `hangup` frames received for this call.
     public let hangups: Int?
+    /// Client `answer` frames received for this call (taken or not).
+    public let answers: Int?
+    /// Another device answered it (`--answered-elsewhere`).
+    public let answeredElsewhere: Bool?
+    /// Late `notifyIncomingCall` duplicates sent for it (`--duplicate-notify`).
+    public let duplicateNotifies: Int?
 }
 
 /// Per-call media statistics of the emulator's WebRTC leg (`--media aiortc`).

@@ -15,7 +15,25 @@ enum JSONReference {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return "null" }
-        return String(decoding: data, as: UTF8.self)
+        return escapingUnsafe(String(decoding: data, as: UTF8.self))
+    }
+
+    /// The encoder's text with the scalars it left raw that `UntrustedText` calls unsafe (DEL, C1,
+    /// bidi and other format characters, U+2028/2029) as `\uXXXX` escapes, as JSONWriter writes them
+    /// (outside strings JSON text is ASCII, so only string contents change).
+    static func escapingUnsafe(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            guard UntrustedText.isUnsafe(scalar) else {
+                out.unicodeScalars.append(scalar)
+                continue
+            }
+            for unit in String(scalar).utf16 {
+                let hex = String(unit, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return out
     }
 
     /// The new parse: a value, or nil where it threw.

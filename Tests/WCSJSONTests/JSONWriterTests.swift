@@ -29,7 +29,9 @@ import WCSJSON
 
     @Test func escapesNumbersAndOrder() {
         #expect(JSONValue.string("q\"\\/\u{8}\u{c}\n\r\t\u{0}\u{1b}\u{7f}\u{2028}é😀").serialized()
-                == "\"q\\\"\\\\/\\b\\f\\n\\r\\t\\u0000\\u001b\u{7f}\u{2028}é😀\"")
+                == "\"q\\\"\\\\/\\b\\f\\n\\r\\t\\u0000\\u001b\\u007f\\u2028é😀\"")
+        // Unsafe for a terminal, escaped though JSON allows them raw: C1 CSI, a bidi override, a tag character.
+        #expect(JSONValue.string("\u{9b}2J\u{202e}x\u{e0041}").serialized() == "\"\\u009b2J\\u202ex\\udb40\\udc41\"")
         let numbers: [(Double, String)] = [(1.5, "1.5"), (0.1, "0.1"), (1e20, "1e+20"), (1e-7, "1e-07"), (-0.0, "0"),
                                            (9e15, "9000000000000000"), (8999999999999999, "8999999999999999"),
                                            (5e-324, "5e-324"), (123456789012.5, "123456789012.5"), (-42, "-42")]

@@ -1,3 +1,4 @@
+import SystemSupport
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -47,14 +48,14 @@ public final class ControlClient {
         } catch {
             throw ControlClientError.system(error)
         }
-        let deadline = FileDescriptorIO.monotonicNow() + timeout
+        let deadline = MonotonicTime.now() + timeout
         while true {
             switch UnixStreamSocket.startConnect(fd, to: address) {
             case 0:
                 return ControlClient(path: path, fd: fd)
             case EAGAIN, EINTR:
                 // The daemon's accept backlog is full: retry until the deadline.
-                guard FileDescriptorIO.monotonicNow() < deadline else {
+                guard MonotonicTime.now() < deadline else {
                     FileDescriptorIO.close(fd)
                     throw ControlClientError.timedOut
                 }
@@ -75,7 +76,7 @@ public final class ControlClient {
     /// `.disconnected`, or `.permissionDenied` when the daemon refused this user. A `hello` set
     /// up by `helloWithNextRequest` goes out in the same write, and its answer is checked first.
     public func request(_ verb: String, args: JSONValue = [:], timeout: Double) throws -> JSONValue {
-        let deadline = FileDescriptorIO.monotonicNow() + timeout
+        let deadline = MonotonicTime.now() + timeout
         var lines = Data()
         var hello: (id: JSONValue, check: (Result<JSONValue, ControlClientError>) throws -> Void)?
         if let pending = pendingHello {
@@ -141,7 +142,7 @@ public final class ControlClient {
     /// `.disconnected` (e.g. the daemon stopped).
     public func nextEvent(timeout: Double?) throws -> JSONValue {
         if !queuedEvents.isEmpty { return queuedEvents.removeFirst() }
-        let deadline = timeout.map { FileDescriptorIO.monotonicNow() + $0 }
+        let deadline = timeout.map { MonotonicTime.now() + $0 }
         while true {
             let message = try readMessage(deadline: deadline)
             if let event = message["event"], message["id"] == nil { return event }
@@ -174,7 +175,7 @@ public final class ControlClient {
                 try wait(for: Int16(POLLOUT), deadline: deadline)
             } else if errno == EPIPE || errno == ECONNRESET {
                 // The daemon may have refused us and closed before we wrote: report its reason.
-                if let message = try? readMessage(deadline: FileDescriptorIO.monotonicNow() + 1),
+                if let message = try? readMessage(deadline: MonotonicTime.now() + 1),
                    message["id"] == .null, message["ok"]?.boolValue == false {
                     try throwRemote(message)
                 }

@@ -1,3 +1,4 @@
+import SystemSupport
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -48,7 +49,7 @@ public enum ClientCommands {
             try client.subscribe(timeout: timeout ?? 10)
             while true {
                 let event = try client.nextEvent(timeout: nil)
-                print(parsed.has("--json") ? event.serialized() : StatusFormatter.event(event))
+                print(parsed.has("--json") ? event.serialized() : UntrustedText.escaped(StatusFormatter.event(event)))
                 fflush(nil)
             }
         }
@@ -108,9 +109,11 @@ public enum ClientCommands {
     /// Where the daemon listens when nothing says otherwise (AgentCore's `AgentConfig.defaultSocketPath`).
     public static let defaultSocketPath = "/run/wcs-agent/control.sock"
 
-    /// Writes `text` and a newline (unless it ends with one) to standard error, unbuffered.
+    /// Writes `text` and a newline (unless it ends with one) to standard error, unbuffered. Errors
+    /// quote the daemon's and the server's words (call ids, server info): escaped (`UntrustedText`).
     public static func printError(_ text: String) {
         fflush(nil)
-        _ = FileDescriptorIO.writeAll(STDERR_FILENO, text.hasSuffix("\n") ? text : text + "\n")
+        let safe = UntrustedText.escaped(text, keepingLineFeeds: true)
+        _ = FileDescriptorIO.writeAll(STDERR_FILENO, safe.hasSuffix("\n") ? safe : safe + "\n")
     }
 }

@@ -1,3 +1,4 @@
+import SystemSupport
 import FoundationEssentials
 import WCSJSON
 
@@ -52,7 +53,7 @@ public enum LineStatus {
             }
             entries.append(.object(entry))
         }
-        print(json ? JSONValue.object(["lines": .array(entries)]).serialized() : blocks.joined(separator: "\n\n"))
+        print(json ? JSONValue.object(["lines": .array(entries)]).serialized() : UntrustedText.escaped(blocks.joined(separator: "\n\n"), keepingLineFeeds: true))
         return failed ? ExitCode.failure.rawValue : ExitCode.ok.rawValue
     }
 }

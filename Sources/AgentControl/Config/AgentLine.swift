@@ -1,3 +1,4 @@
+import SystemSupport
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import SystemSupport
 import FoundationEssentials
 
 /// A parsed INI-like configuration file: `[section]` headers and `key = value` lines.

@@ -34,7 +34,7 @@ public struct AnyControlVerb: Sendable {
             let arguments = try verb.parse(parsed)
             return { client, json, timeout in
                 let (result, wire) = try client.exchange(verb, arguments, timeout: timeout)
-                print(json ? wire.serialized() : verb.render?(result) ?? "")
+                print(json ? wire.serialized() : UntrustedText.escaped(verb.render?(result) ?? "", keepingLineFeeds: true))
                 return verb.exitCode(result).rawValue
             }
         }

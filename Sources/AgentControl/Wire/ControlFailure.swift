@@ -19,6 +19,10 @@ public enum ControlFailureCode: String, Sendable, Codable, CaseIterable {
     case reloadFailed = "reload_failed"
     /// The daemon failed unexpectedly.
     case internalError = "internal_error"
+    /// The daemon holds as many control connections as its descriptor budget allows: sent to the
+    /// idle client evicted for a newcomer, or to the newcomer when every client is busy; the
+    /// connection is then closed.
+    case tooManyClients = "too_many_clients"
 }
 
 /// A verb handler's typed failure; the dispatcher turns it into `ControlResponse.failure`.

@@ -59,4 +59,6 @@ public enum ControlErrorCode {
     public static let unknownVerb = ControlFailureCode.unknownVerb.rawValue
     /// The handler failed unexpectedly.
     public static let internalError = ControlFailureCode.internalError.rawValue
+    /// The connection cap was reached (`DescriptorBudget`); the connection is closed.
+    public static let tooManyClients = ControlFailureCode.tooManyClients.rawValue
 }

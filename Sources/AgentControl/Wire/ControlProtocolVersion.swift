@@ -1,3 +1,4 @@
+import SystemSupport
 import FoundationEssentials
 
 /// The control protocol version exchanged in `hello`.

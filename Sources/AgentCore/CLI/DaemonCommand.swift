@@ -4,8 +4,8 @@ import MainLoop
 import WCSSession
 
 /// `wcs-agent run`: the foreground daemon systemd starts.
-enum DaemonCommand {
-    static func run(_ arguments: [String]) async -> Int32 {
+package enum DaemonCommand {
+    package static func run(_ arguments: [String]) async -> Int32 {
         if arguments.contains("--help") || arguments.contains("-h") {
             print("usage: wcs-agent run [--config FILE] [--server URL] [--app-key KEY] [--sip-login LOGIN]\n"
                 + "  [--sip-auth-name NAME] [--sip-password-file FILE] [--sip-domain DOMAIN] [--sip-outbound-proxy HOST]\n"
@@ -26,10 +26,10 @@ enum DaemonCommand {
         do {
             config = try ConfigLoader.load(arguments: arguments, environment: environment)
         } catch let error as UsageError {
-            CLI.printError("wcs-agent run: \(error)")
+            ClientCommands.printError("wcs-agent run: \(error)")
             return ExitCode.usage.rawValue
         } catch {
-            CLI.printError("wcs-agent run: configuration error: \(error)")
+            ClientCommands.printError("wcs-agent run: configuration error: \(error)")
             return ExitCode.configError.rawValue
         }
         AgentLogger.install(level: config.logLevel, environment: environment)

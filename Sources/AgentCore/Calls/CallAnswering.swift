@@ -39,13 +39,15 @@ extension CallManager {
         do {
             let answer = try await media.answer(offer: offer)
             guard calls[id]?.state == .answering else { throw AgentError("the call ended while it was being answered") }
+            // Moved before the frame goes: from here an ESTABLISHED is the answer to ours, before
+            // it the call was answered by another device (`statusChanged`).
+            _ = try? move(id, .answerSent)
             try await session.answer(callId: id, sdp: answer)
         } catch {
             Log.error("calls", "call \(id): cannot answer: \(error)")
             apply(id, .failed, cause: .mediaFailure("cannot answer: \(error)"))
             throw AgentError("call \(id): cannot answer: \(error)")
         }
-        _ = try? move(id, .answerSent)
         Log.info("calls", "answered call \(id)")
         return id
     }

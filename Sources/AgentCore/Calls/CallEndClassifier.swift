@@ -19,14 +19,16 @@ struct CallEndFacts: Sendable {
     var mediaFailure: String?
     /// The session (and with it the call) was lost.
     var connectionLost = false
+    /// The server said the call was up before our answer went out: another device answered it.
+    var answeredElsewhere = false
     /// Seconds it rang before ending.
     var ringSeconds: Double = 0
     /// The configured server ring timeout.
     var ringTimeout: Double = 30
 }
 
-/// Maps what the agent saw onto a `CallEndResult`, in this order:
-/// connection lost → `connection_lost`; our media failure or a FAILED status → `failed`;
+/// Maps what the agent saw onto a `CallEndResult`, in this order: answered by another device
+/// (the server's ESTABLISHED before our answer) → `answered_elsewhere`; connection lost → `connection_lost`; our media failure or a FAILED status → `failed`;
 /// a BUSY status or our busy rejection → `busy`; our decline → `declined`; answered → `completed`;
 /// an unanswered incoming call whose info mentions "elsewhere" (SIP's "Call completed elsewhere")
 /// → `answered_elsewhere`; our hangup before an answer → `canceled`; an unanswered incoming call
@@ -35,6 +37,7 @@ struct CallEndFacts: Sendable {
 /// the only clue), earlier → `canceled`; an unanswered outgoing call the far end ended → `no_answer`.
 enum CallEndClassifier {
     static func classify(_ f: CallEndFacts) -> CallEndResult {
+        if f.answeredElsewhere { return .answeredElsewhere }
         if f.connectionLost { return .connectionLost }
         if f.mediaFailure != nil || f.status == .failed { return .failed }
         if f.status == .busy || f.rejectedAsBusy { return .busy }

@@ -24,6 +24,8 @@ extension CallManager {
     /// Removes the call from the table, closes its media, publishes `call_ended` and records it.
     func finish(_ callId: String, status: CallStatus, info: String?) {
         guard var call = calls.removeValue(forKey: callId) else { return }
+        // A call of a lost session may still ring at the server: announced again, it rings again.
+        if call.endCause != .connectionLost { recentlyEnded.insert(callId) }
         call.state = .ended
         call.answerTask?.cancel()
         call.offerWaitTask?.cancel()
@@ -60,6 +62,7 @@ extension CallManager {
         case .hungUpByUs?: f.hungUpByUs = true
         case .mediaFailure(let reason)?: f.mediaFailure = reason
         case .connectionLost?: f.connectionLost = true
+        case .answeredElsewhere?: f.answeredElsewhere = true
         case .ringExpired?, .hungUpAfterAnswer?, .peerClosedMedia?, nil: break
         }
         return f

@@ -87,4 +87,6 @@ enum CallEndCause: Sendable, Equatable {
     /// It rang past the ring timeout and we ended it locally.
     case ringExpired
     case connectionLost
+    /// Another device answered it while it rang here.
+    case answeredElsewhere
 }

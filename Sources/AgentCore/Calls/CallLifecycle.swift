@@ -22,6 +22,8 @@ enum CallInput: Sendable, Equatable, CustomStringConvertible {
     case server(CallStatus)
     /// The server session that carried the call is gone.
     case sessionLost
+    /// The server says the incoming call is up before our answer went out: another device took it.
+    case answeredElsewhere
 
     var description: String {
         switch self {
@@ -35,6 +37,7 @@ enum CallInput: Sendable, Equatable, CustomStringConvertible {
         case .failed: "failure"
         case .server(let status): "server \(status.wire)"
         case .sessionLost: "session lost"
+        case .answeredElsewhere: "answered elsewhere"
         }
     }
 }
@@ -92,6 +95,9 @@ enum CallLifecycle {
             return state.isLive ? hangUp : stay
         case .sessionLost:
             return state == .ended ? stay : .success(CallStep(state: .ended, effects: [.endNow]))
+        case .answeredElsewhere:
+            // Never a hangup: someone else talks on it; never an answer later: it is not ours.
+            return state == .ringing || state == .answering ? .success(CallStep(state: .ended, effects: [.endNow])) : stay
         case .server(let status):
             if state == .ended { return stay }
             if status.isTerminal { return .success(CallStep(state: .ended, effects: [.endNow])) }

@@ -20,6 +20,10 @@ actor CallManager {
     }
     let journal: CallJournal
     var hooks: CallHooks
+    /// Ids of the calls that ended lately, oldest first (at most `endedMemory`): a late duplicate
+    /// `notifyIncomingCall` (an INVITE retransmission) of one of them is not a new call.
+    var recentlyEnded = RecentIds(limit: CallManager.endedMemory)
+    static let endedMemory = 256
 
     /// Seconds an incoming call announced without a usable offer waits for a late `setRemoteSDP`
     /// before it is hung up.
@@ -105,6 +109,18 @@ actor CallManager {
 
     /// A call rings (or rings again after a resume): publish it, admit or reject it, arm its timers.
     func incoming(_ info: CallInfo, offer: String?, replayed: Bool) {
+        if let known = calls[info.callId], known.state != .ringing {
+            // A retransmitted INVITE of a call being answered or up: it stays where it is (not RING).
+            Log.info("calls", "call \(info.callId) announced again while \(known.state.rawValue); duplicate ignored")
+            return
+        }
+        if calls[info.callId] == nil, recentlyEnded.contains(info.callId) {
+            // It ended here already (answered elsewhere, hung up...): never ring it again.
+            Log.info("calls", "call \(info.callId) announced again after it ended; duplicate ignored")
+            let session = self.session
+            Task { await session.forget(callId: info.callId) }
+            return
+        }
         if var known = calls[info.callId] {
             known.serverStatus = info.status
             known.info = info.info ?? known.info
@@ -153,14 +169,30 @@ actor CallManager {
 
     /// A status from the server: the transition, then the events (`call_control` for hold
     /// changes, `call_ended` for the end, then `call_status`).
+    /// An incoming call the server says is up before our answer went out was answered by another
+    /// device: it ends here as `answered_elsewhere` at once, without a hangup (someone talks on it)
+    /// and without answering it later (`CallLifecycle`).
     func statusChanged(_ info: CallInfo) {
         guard var call = calls[info.callId] else { return }
         let wasHeld = call.state == .held
         call.serverStatus = info.status
         call.info = info.info ?? call.info
-        if info.status == .established, call.answeredAt == nil { call.answeredAt = Date() }
+        let elsewhere = info.status == .established && call.direction == .incoming
+            && (call.state == .ringing || call.state == .answering)
+        if elsewhere {
+            call.noteEnd(.answeredElsewhere)
+            Log.notice("calls", "call \(info.callId) from \(call.caller ?? "?") was answered by another device")
+        } else if info.status == .established, call.answeredAt == nil {
+            call.answeredAt = Date()
+        }
         calls[info.callId] = call
         let description = calls[info.callId]!.description
+        if elsewhere {
+            apply(info.callId, .answeredElsewhere, status: .finish, info: info.info ?? "answered by another device")
+            let session = self.session
+            Task { await session.forget(callId: info.callId) }
+            return
+        }
         apply(info.callId, .server(info.status), status: info.status, info: info.info)
         if let now = calls[info.callId], (now.state == .held) != wasHeld {
             publish(.callControl(controlChange(now, id: info.callId, action: wasHeld ? "resumed" : "held")))

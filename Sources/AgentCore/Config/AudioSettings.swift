@@ -90,8 +90,8 @@ public enum AudioSinkSpec: Sendable, Equatable, CustomStringConvertible {
         case .record(let dir):
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
-            let safe = String(callId.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
-            let path = PathName.joined(dir, "\(safe).wav")
+            // The call id is the server's text: any length and bytes map to a unique, safe name.
+            let path = PathName.joined(dir, "\(SafeFileName.stem(for: callId)).wav")
             return (try WAVFileSink(path: path), path)
         case .pipe(let path): return (try RawPCMSink(path: path), nil)
         case .command(let command): return (try CommandSink(command: command), nil)

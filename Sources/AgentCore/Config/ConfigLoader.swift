@@ -87,7 +87,7 @@ public enum ConfigLoader {
     }
 
     /// The first entry of a colon-separated systemd directory list.
-    static func firstDirectory(_ value: String?) -> String? {
+    package static func firstDirectory(_ value: String?) -> String? {
         value?.split(separator: ":").first.map(String.init).flatMap { $0.isEmpty ? nil : $0 }
     }
 

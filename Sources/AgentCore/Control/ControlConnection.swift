@@ -33,6 +33,11 @@ final class ControlConnection {
     var dropped = false
     var readWatch: LoopFDWatch?
     var writeWatch: LoopFDWatch?
+    /// `CLOCK_MONOTONIC` seconds of the last request line or answer (the oldest idle client is evicted first).
+    var lastActivity = MonotonicTime.now()
+
+    /// Nothing in flight and nothing to send: it may be evicted for a newcomer.
+    var isIdle: Bool { inFlight == 0 && pendingOutput == 0 && !dropped }
 
     init(id: Int, fd: Int32, peer: PeerCredentials) {
         self.id = id

@@ -40,6 +40,8 @@ final class ControlServerCore {
     private var nextConnectionID = 1
     private var closed = false
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Idle clients evicted for newcomers so far (`makeRoom`).
+    private var evictions = 0
 
     nonisolated init(listenFD: Int32, path: String, maximumQueuedBytes: Int, hello: ControlServer.HelloResponder?,
                      handler: @escaping ControlServer.Handler, authorizer: PeerAuthorizer, counts: ControlServerCounts) {
@@ -94,6 +96,15 @@ final class ControlServerCore {
             acceptor?.descriptorFreed()
             return
         }
+        guard makeRoom() else {
+            Log.warning("control", "refused a control connection (pid \(peer.pid)): \(connections.count) clients, all busy")
+            let line = ControlWire.encodeResponse(id: .null, .failure(code: ControlErrorCode.tooManyClients,
+                                                                      message: "too many control clients, all busy; retry"))
+            _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+            FileDescriptorIO.close(fd)
+            acceptor?.descriptorFreed()
+            return
+        }
         let connection = ControlConnection(id: nextConnectionID, fd: fd, peer: peer)
         nextConnectionID += 1
         connections[connection.id] = connection
@@ -103,6 +114,30 @@ final class ControlServerCore {
         }
         publishCounts()
         Log.debug("control", "client \(connection.id) connected (uid \(peer.uid), pid \(peer.pid))")
+    }
+
+    /// Keeps the clients under the descriptor budget (`DescriptorBudget.controlConnections`): at the
+    /// cap, the idle client (nothing in flight, nothing to send) quiet for longest is told
+    /// `too_many_clients` and closed, clients that only hold a connection before event followers.
+    /// False when every client is busy (the newcomer is refused instead).
+    private func makeRoom() -> Bool {
+        let cap = DescriptorBudget.controlConnections()
+        while connections.count >= cap {
+            let idle = connections.values.filter(\.isIdle)
+            guard let victim = idle.min(by: { ($0.subscribed ? 1 : 0, $0.lastActivity) < ($1.subscribed ? 1 : 0, $1.lastActivity) })
+            else { return false }
+            evictions += 1
+            if evictions == 1 || evictions % 100 == 0 {
+                Log.notice("control", "\(connections.count) control clients at the cap of \(cap) (a quarter of the descriptor limit): "
+                    + "evicting the longest idle ones (\(evictions) so far)")
+            }
+            enqueue(ControlWire.encodeResponse(id: .null, .failure(code: ControlErrorCode.tooManyClients,
+                                                                   message: "too many control clients; this idle one is closed")), to: victim)
+            victim.flush()
+            victim.dropped = true
+            settle(victim)
+        }
+        return true
     }
 
     private func readable(_ connection: ControlConnection, _ events: LoopFDEvents) {
@@ -150,6 +185,7 @@ final class ControlServerCore {
             start = newline + 1
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
+            connection.lastActivity = MonotonicTime.now()
             handleLine(Data(line), from: connection)
             if connection.closeAfterFlush || connection.dropped { break }
         }

@@ -12,7 +12,9 @@ struct IncomingHookResult: Sendable, Equatable {
 /// The `[hooks]` commands: `on_incoming` (its first output line becomes the caller's display
 /// name, like a contact lookup; a line `answer: ACTION` decides how the call is answered) and `on_call_end`. Each runs via /bin/sh with the call's details
 /// in `WCS_*` variables plus PATH, HOME, LANG and TZ; nothing else from our environment and never
-/// a secret. A failing, hanging or missing hook is logged and killed at its timeout; it never
+/// a secret. The far end's text in them (call id, numbers, display name) is escaped
+/// (`UntrustedText`: no control or bidi character, no NUL to cut a value short), and `WCS_CALL_KEY`
+/// is the call id as a unique, safe file name stem (`SafeFileName`: what a script should name files by). A failing, hanging or missing hook is logged and killed at its timeout; it never
 /// delays a call.
 struct CallHooks: Sendable {
     let onIncoming: String?
@@ -30,7 +32,7 @@ struct CallHooks: Sendable {
     func incoming(callId: String, caller: String?, callee: String?, displayName: String?) async -> IncomingHookResult {
         guard let command = onIncoming else { return IncomingHookResult() }
         let env = Self.environment(["WCS_CALL_ID": callId, "WCS_CALLER": caller, "WCS_CALLEE": callee,
-                                    "WCS_DISPLAY_NAME": displayName, "WCS_DIRECTION": "incoming"])
+                                    "WCS_DISPLAY_NAME": displayName, "WCS_DIRECTION": "incoming"], callId: callId)
         let outcome = await HookProcess.run(command, environment: env, timeout: timeout)
         guard outcome.succeeded else {
             Log.warning("hooks", "on_incoming for call \(callId) failed (\(outcome.summary)); the call goes on without it")
@@ -56,7 +58,7 @@ struct CallHooks: Sendable {
             "WCS_DISPLAY_NAME": record.displayName, "WCS_DIRECTION": record.direction,
             "WCS_END_RESULT": record.endResult.rawValue, "WCS_DURATION": String(record.duration),
             "WCS_RECORDING": record.recording,
-        ])
+        ], callId: record.callId)
         let timeout = self.timeout
         Task.detached {
             let outcome = await HookProcess.run(command, environment: env, timeout: timeout)
@@ -68,26 +70,21 @@ struct CallHooks: Sendable {
         }
     }
 
-    /// Foundation's `CharacterSet.controlCharacters`: general categories Cc (controls) and Cf (format).
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .format: true
-        default: false
-        }
-    }
-
-    /// The first non-empty output line, trimmed, control characters removed, at most 100 characters.
+    /// The first non-empty output line, trimmed, control, bidi and format characters removed
+    /// (`UntrustedText.isUnsafe`), at most 100 characters.
     static func displayName(from output: String) -> String? {
         guard let line = output.split(whereSeparator: \.isNewline).lazy
             .map({ $0.trimmingSpaces() }).first(where: { !$0.isEmpty && !AnswerRuleSet.isDecisionLine($0) }) else { return nil }
-        let clean = String(String.UnicodeScalarView(line.unicodeScalars.filter { !isControl($0) }))
+        let clean = String(String.UnicodeScalarView(line.unicodeScalars.filter { !UntrustedText.isUnsafe($0) }))
         return clean.isEmpty ? nil : String(clean.prefix(100))
     }
 
-    /// A clean environment: a few harmless variables of ours plus the call's `WCS_*` values.
-    static func environment(_ call: [String: String?]) -> [String: String] {
+    /// A clean environment: a few harmless variables of ours plus the call's `WCS_*` values (escaped,
+    /// but for `WCS_RECORDING`, our own path) and `WCS_CALL_KEY`.
+    static func environment(_ call: [String: String?], callId: String? = nil) -> [String: String] {
         var env = ShellCommand.cleanEnvironment()
-        for (key, value) in call { env[key] = value ?? "" }
+        for (key, value) in call { env[key] = key == "WCS_RECORDING" ? value ?? "" : UntrustedText.escaped(value ?? "") }
+        if let callId { env["WCS_CALL_KEY"] = SafeFileName.stem(for: callId) }
         return env
     }
 }

@@ -68,7 +68,7 @@ public enum HookProcess {
         var output = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
         // Poll with a deadline: a descriptor leaked into another child must not keep us reading.
-        let deadline = FileDescriptorIO.monotonicNow() + max(0.05, timeout) + 1
+        let deadline = MonotonicTime.now() + max(0.05, timeout) + 1
         while true {
             var poller = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, FileDescriptorIO.pollTimeout(until: deadline))

@@ -1,3 +1,4 @@
+import SystemSupport
 import FoundationEssentials
 import Synchronization
 import WCSSession
@@ -48,7 +49,7 @@ final class MetricsCollector: Sendable {
     private let clock: @Sendable () -> Double
 
     /// A collector with every counter at zero. `clock` gives monotonic seconds (tests pass their own).
-    init(clock: @escaping @Sendable () -> Double = { FileDescriptorIO.monotonicNow() }) {
+    init(clock: @escaping @Sendable () -> Double = { MonotonicTime.now() }) {
         self.clock = clock
     }
 

@@ -44,10 +44,12 @@ struct PrometheusText {
         text += " " + Self.format(value) + "\n"
     }
 
-    /// A label value with `\`, `"` and newlines escaped.
+    /// A label value with `\`, `"` and newlines escaped. Label values quote the server's call ids:
+    /// control and bidi characters are first written as `UntrustedText` escapes (whose backslash is
+    /// then escaped as any other), so neither a scraper nor `wcs-agent metrics` on a terminal gets them raw.
     static func escape(_ value: String) -> String {
         var out = ""
-        for character in value {
+        for character in UntrustedText.escaped(value, keepingLineFeeds: true) {
             switch character {
             case "\\": out += "\\\\"
             case "\"": out += "\\\""

@@ -32,7 +32,7 @@ final class PushWebhookConnection {
         self.id = id
         self.fd = fd
         self.server = server
-        self.acceptedAt = FileDescriptorIO.monotonicNow()
+        self.acceptedAt = MonotonicTime.now()
         reader = PushWebhookRequestReader(secret: server.secret)
     }
 
@@ -40,7 +40,7 @@ final class PushWebhookConnection {
     var isAuthenticated: Bool { reader.isAuthenticated }
 
     /// Request bytes received per second since accept (how "slow" an unauthenticated client is).
-    var receiveRate: Double { Double(reader.received) / max(0.001, FileDescriptorIO.monotonicNow() - acceptedAt) }
+    var receiveRate: Double { Double(reader.received) / max(0.001, MonotonicTime.now() - acceptedAt) }
 
     /// Starts reading and arms the request deadline.
     func start() {

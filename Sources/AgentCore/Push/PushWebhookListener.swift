@@ -11,7 +11,8 @@ import MainLoop
 /// or `PushWebhookServer.maximumConnections` are open in all, a new connection evicts the slowest
 /// unauthenticated one (fewest bytes per second since accept, among those open for at least
 /// `evictionGrace`) with 503. Only when the total cap is reached and no connection can be evicted
-/// is the newcomer itself refused with 503.
+/// is the newcomer itself refused with 503. Both caps shrink to the descriptor budget
+/// (`DescriptorBudget.webhookConnections`, half of it unauthenticated) when the limit is low.
 @MainLoopActor
 final class PushWebhookListener {
     let secret: [UInt8]
@@ -54,11 +55,13 @@ final class PushWebhookListener {
 
     private func admit(_ fd: Int32) {
         let unauthenticated = connections.values.filter { $0.phase == .reading && !$0.isAuthenticated }
-        if connections.count >= PushWebhookServer.maximumConnections
-            || unauthenticated.count >= PushWebhookServer.maximumUnauthenticated {
+        let budget = DescriptorBudget.webhookConnections()
+        let maximum = min(PushWebhookServer.maximumConnections, budget)
+        if connections.count >= maximum
+            || unauthenticated.count >= min(PushWebhookServer.maximumUnauthenticated, max(4, budget / 2)) {
             // Only clients that had `evictionGrace` to show the secret are candidates: a genuine
             // client just accepted has not been read yet and must not look slow.
-            let now = FileDescriptorIO.monotonicNow()
+            let now = MonotonicTime.now()
             // Read what each candidate has sent meanwhile (the loop may not have got to it yet),
             // so a client whose secret already waits in its socket is never taken for slow.
             let candidates = unauthenticated.filter { now - $0.acceptedAt >= PushWebhookServer.evictionGrace }
@@ -66,7 +69,7 @@ final class PushWebhookListener {
             if let slowest = candidates.min(by: { $0.receiveRate < $1.receiveRate }) {
                 Log.debug("push", "webhook: evicting slow unauthenticated connection \(slowest.id)")
                 slowest.evict(503, "too many connections; this one was too slow")
-            } else if connections.count >= PushWebhookServer.maximumConnections {
+            } else if connections.count >= maximum {
                 let refusal = PushWebhookReply.error(status: 503, "too many requests at once; retry")
                 _ = refusal.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
                 FileDescriptorIO.close(fd)

@@ -164,9 +164,9 @@ public struct CallRecordStore: Sendable {
 }
 
 /// ISO 8601 dates with milliseconds, as call records store them.
-enum CallRecordDates {
-    static func format(_ date: Date) -> String { ISO8601Time.string(date) }
+package enum CallRecordDates {
+    package static func format(_ date: Date) -> String { ISO8601Time.string(date) }
 
     /// With or without fractional seconds.
-    static func parse(_ text: String) -> Date? { ISO8601Time.date(text) }
+    package static func parse(_ text: String) -> Date? { ISO8601Time.date(text) }
 }

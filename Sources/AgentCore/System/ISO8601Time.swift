@@ -9,14 +9,14 @@ import Glibc
 /// ICU calendars, time zones and date formats (and maps several MB of ICU code and data into an
 /// otherwise idle daemon), and the agent created one per event. This is a pure function of the
 /// time. Runs on: any thread.
-enum ISO8601Time {
+package enum ISO8601Time {
     /// `date` rounded to the nearest millisecond (as `ISO8601DateFormatter` with fractional seconds).
-    static func string(_ date: Date) -> String {
+    package static func string(_ date: Date) -> String {
         string(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()))
     }
 
     /// The time `milliseconds` after 1970-01-01T00:00:00Z.
-    static func string(milliseconds: Int64) -> String {
+    package static func string(milliseconds: Int64) -> String {
         var seconds = time_t(milliseconds.quotientRoundingDown(by: 1000))
         let millis = Int32(milliseconds - Int64(seconds) * 1000)
         var parts = tm()
@@ -42,7 +42,7 @@ enum ISO8601Time {
 
     /// Reads `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)` (the fraction: 1 to 9 digits);
     /// nil for anything else, including out-of-range fields.
-    static func date(_ text: String) -> Date? {
+    package static func date(_ text: String) -> Date? {
         var scanner = Scanner(Array(text.utf8))
         guard let year = scanner.number(4), scanner.take("-"), let month = scanner.number(2), scanner.take("-"),
               let day = scanner.number(2), scanner.take("T") || scanner.take("t"),

@@ -8,7 +8,9 @@ import MainLoop
 /// - `.journal`: `<4>session: message` (syslog priority prefix understood by journald).
 /// - `.timestamped`: `2026-11-29T18:00:00.123Z WARN session: message`.
 /// A message containing newlines becomes several complete, prefixed lines. Secrets registered
-/// with `SecretRedactor` are masked.
+/// with `SecretRedactor` are masked. Every other control, bidi or format character (far-end text
+/// quoted in a message: display names, call ids, server info) is escaped (`UntrustedText`), so no
+/// log line can drive the terminal or the journal viewer that shows it.
 struct LogLineFormatter: Sendable {
     /// The output style.
     enum Style: Sendable, Equatable {
@@ -46,7 +48,7 @@ struct LogLineFormatter: Sendable {
         // Any line break (LF, CRLF, CR...) starts a new prefixed line, so a message cannot forge entries.
         for line in safe.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             text += prefix
-            text += line
+            text += UntrustedText.escaped(line)
             text += "\n"
         }
         return text

@@ -96,7 +96,7 @@ final class LoopAcceptor {
         if !isPaused {
             isPaused = true
             let reason = SystemCallError("accept", path: label, code: code).reason
-            let now = FileDescriptorIO.monotonicNow()
+            let now = MonotonicTime.now()
             if let last = lastWarning, now - last < Self.warningInterval {
                 Log.debug(subsystem, "\(label): out of descriptors again (\(reason)); pausing")
             } else {

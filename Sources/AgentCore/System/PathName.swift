@@ -2,17 +2,17 @@
 /// The results are those of `NSString`'s path methods on Linux (`appendingPathComponent`,
 /// `lastPathComponent`, `deletingLastPathComponent`), which the daemon used before it dropped
 /// Foundation. No file system access, no `~` expansion, no `..` resolution. Pure functions; any thread.
-enum PathName {
+package enum PathName {
     /// `directory/name`, e.g. `/var/lib/wcs-agent` + `token.json`; no slash added when
     /// `directory` ends in one; either part alone when the other is empty. Nothing else is changed.
-    static func joined(_ directory: String, _ name: String) -> String {
+    package static func joined(_ directory: String, _ name: String) -> String {
         if name.isEmpty { return directory }
         if directory.isEmpty { return name }
         return directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
     /// The last component: `b` of `/a/b` and of `/a/b/`, `/` of `/`, `a` of `a`, empty of empty.
-    static func lastComponent(_ path: String) -> String {
+    package static func lastComponent(_ path: String) -> String {
         let tidied = tidy(path)
         if tidied == "/" { return tidied }
         guard let slash = tidied.lastIndex(of: "/") else { return tidied }
@@ -20,7 +20,7 @@ enum PathName {
     }
 
     /// The path without its last component: `/a` of `/a/b`, `/` of `/a` and of `/`, empty of `a`.
-    static func parent(_ path: String) -> String {
+    package static func parent(_ path: String) -> String {
         let tidied = tidy(path)
         guard let slash = tidied.lastIndex(of: "/") else { return "" }
         if slash == tidied.startIndex { return "/" }

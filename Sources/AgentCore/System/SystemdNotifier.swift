@@ -89,9 +89,7 @@ public final class SystemdNotifier: Sendable {
     /// `RELOADING=1` with the `MONOTONIC_USEC` stamp systemd wants: a configuration reload
     /// began. Follow it with `ready(status:)` once the reload is done (or failed).
     public func reloading() {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let usec = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        let usec = UInt64(MonotonicTime.nanoseconds() / 1000)
         notify("RELOADING=1\nMONOTONIC_USEC=\(usec)")
     }
 
@@ -104,7 +102,9 @@ public final class SystemdNotifier: Sendable {
     }
 
     /// Newlines would start a new assignment; replace them (each LF scalar, also the one in CRLF).
+    /// `systemctl status` shows the text in a terminal: other control and bidi characters (server
+    /// text in an error) are escaped (`UntrustedText`).
     static func oneLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\n" ? " " : $0 }))
+        UntrustedText.escaped(String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\n" ? " " : $0 })))
     }
 }

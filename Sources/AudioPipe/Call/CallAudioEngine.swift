@@ -198,16 +198,12 @@ final class CallAudioEngine: @unchecked Sendable {  // unchecked: tick state is 
 
     // MARK: - Receive
 
-    /// `WCS_AGENT_TEST_RECEIVE_ON_LOOP=1` keeps every call's sockets on the loop (the receive path
-    /// before the move existed), so one binary can be measured both ways (`bench_profile.py`).
-    static let receivesOnLoopOnly = getenv("WCS_AGENT_TEST_RECEIVE_ON_LOOP").map { String(cString: $0) } == "1"
-
     /// Handles what the loop queued; after the first audio packet (or, when we do not receive
     /// audio, the first datagram), asks for the sockets to move to this clock.
     private func receiveQueued() {
         let outcome = receiver.receiveQueued()
         if case .audio = outcome { audioReceived = true }
-        guard !movedToClock, !Self.receivesOnLoopOnly, let move = setup.receiveOnMediaClock, outcome != .nothing,
+        guard !movedToClock, !setup.configuration.receivesOnLoopOnly, let move = setup.receiveOnMediaClock, outcome != .nothing,
               audioReceived || !setup.receives else { return }
         movedToClock = true
         move(clock.receiveContext, MediaReceiveTarget { [self] bytes in receivedOnMediaClock(bytes) })

@@ -6,42 +6,23 @@ import AudioSDP
 /// Not Sendable (the codecs are not): made and owned by `CallAudioEngine`, whose encoder and
 /// playout run on the media clock thread only. `CallMedia` makes one early as well, to refuse
 /// an unusable codec before ICE and to size the jitter buffer.
-struct CallCodecSet {
+package struct CallCodecSet {
     /// The negotiated codec and payload type.
-    let codec: AudioCodec
+    package let codec: AudioCodec
     /// Encodes our 20 ms frames.
-    let encoder: any AudioEncoder
+    package let encoder: any AudioEncoder
     /// Decodes the peer's payloads to 48 kHz.
-    let decoder: any AudioDecoder
+    package let decoder: any AudioDecoder
     /// Whether silent (DTX) frames are left out of the stream.
-    let dropsDTXFrames: Bool
+    package let dropsDTXFrames: Bool
 
-    /// Creates the codec pair. Opus uses the configured bitrate (at most the peer's
-    /// `maxaveragebitrate`), FEC and DTX settings.
-    init(codec: AudioCodec, configuration: CallMediaConfiguration) throws(CallMediaError) {
+    /// Creates the codec pair with the configuration's `codecFactory` (the real codecs unless a
+    /// benchmark set its own).
+    package init(codec: AudioCodec, configuration: CallMediaConfiguration) throws(CallMediaError) {
         self.codec = codec
         do {
-            switch codec {
-            case .opus(_, let parameters):
-                if let cheap = configuration.benchmarkCodecs {  // wcs-bench-peer --cheap only
-                    (encoder, decoder, dropsDTXFrames) = (cheap.makeEncoder(), try cheap.makeDecoder(), false)
-                    break
-                }
-                let bitrate = min(configuration.opusBitrate, parameters.maxAverageBitrate ?? Int.max)
-                let settings = OpusEncoderConfiguration(bitrate: max(6_000, bitrate), inbandFEC: configuration.opusFEC,
-                                                        dtx: configuration.opusDTX)
-                encoder = try OpusEncoder(configuration: settings)
-                decoder = try OpusDecoder()
-                dropsDTXFrames = configuration.opusDTX
-            case .pcmu:
-                encoder = try PCMUEncoder()
-                decoder = try PCMUDecoder()
-                dropsDTXFrames = false
-            case .pcma:
-                encoder = try PCMAEncoder()
-                decoder = try PCMADecoder()
-                dropsDTXFrames = false
-            }
+            let made = try configuration.codecFactory.makeCodecs(for: codec, configuration: configuration)
+            (encoder, decoder, dropsDTXFrames) = (made.encoder, made.decoder, made.dropsDTXFrames)
         } catch {
             throw .setup("\(codec.kind.encodingName) codec: \(error)")
         }

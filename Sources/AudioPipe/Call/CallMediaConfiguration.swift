@@ -37,9 +37,12 @@ public struct CallMediaConfiguration: Sendable {
     public var rtcpMinimumInterval: Double = 5
     /// Offers and accepts RFC 4733 telephone-event (needed by `sendDTMF`).
     public var telephoneEvents = true
-    /// Only for wcs-bench-peer's cheap far ends (`CallMediaBenchmark.CheapCodecs`): Opus replayed
-    /// from pre-encoded frames and decoded one packet in N. Nil, the real codecs, everywhere else.
-    public var benchmarkCodecs: CallMediaBenchmark.CheapCodecs?
+    /// Makes the call's encoder and decoder once the codec is negotiated: the real codecs
+    /// (`CallCodecFactory.standard`) unless a benchmark sets its own (wcs-bench-peer's cheap far ends).
+    public var codecFactory: CallCodecFactory = .standard
+    /// Keeps the call's sockets on the loop (the receive path before the media clock read them):
+    /// only for the benchmarks' and tests' A/B runs of the old path; false in the product.
+    public var receivesOnLoopOnly = false
     /// The media clocks the call's engine is placed on: the process's pool, or a test's own.
     var mediaClocks = MediaClockPool.shared
 

@@ -13,9 +13,9 @@ import AudioJitter
 ///
 /// Runs on the media clock thread only: `CallAudioEngine` owns it with the decoder, so nothing
 /// here locks; the counters go to `CallReceiveState`, which other threads read.
-struct CallPlayout {
+package struct CallPlayout {
     /// How a slot was filled.
-    enum Slot: Equatable {
+    package enum Slot: Equatable {
         case decoded
         case recoveredFEC
         case concealed
@@ -30,7 +30,7 @@ struct CallPlayout {
     private var buffer = [Int16](repeating: 0, count: 5_760)
 
     /// Playout of `receive`'s jitter buffer through `codecs`' decoder.
-    init(codecs: CallCodecSet, receive: CallReceiveState) {
+    package init(codecs: CallCodecSet, receive: CallReceiveState) {
         decoder = codecs.decoder
         self.receive = receive
         if case .opus = codecs.codec { opus = true } else { opus = false }
@@ -38,7 +38,7 @@ struct CallPlayout {
 
     /// Fills the slot at `now` and hands its samples to `play` (valid only during the call).
     /// Returns what the slot was and, when a packet could not be decoded, why.
-    mutating func next(now: Double, play: (UnsafeBufferPointer<Int16>) -> Void) -> (slot: Slot, failure: String?) {
+    package mutating func next(now: Double, play: (UnsafeBufferPointer<Int16>) -> Void) -> (slot: Slot, failure: String?) {
         var failure: String?
         let slot: Slot
         let count: Int

@@ -8,9 +8,9 @@ import Synchronization
 /// builds report blocks; the loop reads the last arrival (media timeout) and any thread the
 /// counters. Every method holds the lock only for a few field updates or one jitter buffer
 /// operation; decoding happens outside it. A class because several threads hold the instance.
-final class CallReceiveState: Sendable {
+package final class CallReceiveState: Sendable {
     /// Counters for `CallMediaStatistics`.
-    struct Snapshot {
+    package struct Snapshot {
         var packetsReceived = 0
         var bytesReceived = 0
         var packetsLost = 0
@@ -26,7 +26,7 @@ final class CallReceiveState: Sendable {
         var framesRecoveredFEC = 0
         /// Lost slots filled by the codec's concealment (faded over long runs).
         var framesConcealed = 0
-        var jitter: JitterBufferStatistics?
+        package var jitter: JitterBufferStatistics?
     }
 
     /// What the mutex guards.
@@ -45,7 +45,7 @@ final class CallReceiveState: Sendable {
     private let state: Mutex<Guarded>
 
     /// State for a stream on `codecs`' clock, with a jitter buffer tuned by `jitter`.
-    init(codecs: CallCodecSet, jitter template: JitterBufferConfiguration) throws(CallMediaError) {
+    package init(codecs: CallCodecSet, jitter template: JitterBufferConfiguration) throws(CallMediaError) {
         clockRate = codecs.codec.clockRate
         if case .opus = codecs.codec { opus = true } else { opus = false }
         let jitter: JitterBuffer
@@ -60,7 +60,7 @@ final class CallReceiveState: Sendable {
     // MARK: Media clock thread: receive
 
     /// What `record` found.
-    struct Recorded {
+    package struct Recorded {
         /// The call's first RTP packet (audio or telephone event).
         let firstPacket: Bool
         /// The call's first audio packet.
@@ -71,7 +71,7 @@ final class CallReceiveState: Sendable {
     /// is copied into the jitter buffer's reused storage. `arrival` is when it was read;
     /// `earliestArrival`, when given, when the read before it happened (the packet came in
     /// between): an audio packet is then accounted at the jitter buffer's `arrivalEstimate`.
-    func record(_ header: RTPHeader, payloadBytes: Int, audioPayload: ArraySlice<UInt8>?, arrival: Double,
+    package func record(_ header: RTPHeader, payloadBytes: Int, audioPayload: ArraySlice<UInt8>?, arrival: Double,
                 earliestArrival: Double? = nil) -> Recorded {
         state.withLock { state in
             let firstAudio = audioPayload != nil && !state.audioSeen
@@ -188,7 +188,7 @@ final class CallReceiveState: Sendable {
     // MARK: Any thread
 
     /// The counters now.
-    var snapshot: Snapshot {
+    package var snapshot: Snapshot {
         state.withLock { state in
             var result = state.counters
             if let receiver = state.receiver {

@@ -277,9 +277,5 @@ final class MediaClock: @unchecked Sendable {  // @unchecked: state under `mutex
         return body()
     }
 
-    private static func now() -> Int {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return time.tv_sec * 1_000_000_000 + time.tv_nsec
-    }
+    private static func now() -> Int { MonotonicTime.nanoseconds() }
 }

@@ -92,6 +92,9 @@ public final class ICEAgent {
         session.sendMedia(datagram)
     }
 
+    /// Whether media goes straight on the selected pair's socket (a UDP pair, not relayed).
+    package nonisolated var hasDirectRoute: Bool { session.hasDirectRoute }
+
     /// Media datagrams `sendMedia` put straight on the selected pair's socket so far (the rest
     /// went through libnice), for statistics and tests.
     public nonisolated var directSends: Int {

@@ -88,6 +88,9 @@ public struct ICEConfiguration: Sendable {
     /// agent fails when the peer stops answering them (libnice `consent-freshness`, which
     /// implies `keepalive-conncheck`).
     public var keepaliveConsent: Bool
+    /// Sends all media through libnice (the path before direct sends on the selected pair's
+    /// socket existed): only for the benchmarks' and tests' A/B runs of the old path; false in the product.
+    public var sendsThroughLibniceOnly = false
 
     /// Creates a configuration; only the role has no default.
     public init(controlling: Bool, localAddresses: [String] = [], stunServer: ICEServerAddress? = nil,

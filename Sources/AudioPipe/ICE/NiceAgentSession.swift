@@ -375,16 +375,12 @@ final class NiceAgentSession {
         refreshDirectRoute()
     }
 
-    /// `WCS_AGENT_TEST_SEND_THROUGH_LIBNICE=1` sends all media through libnice (the path before
-    /// direct sends existed), so one binary can be measured both ways (`bench_profile.py`).
-    nonisolated static let sendsThroughLibniceOnly = getenv("WCS_AGENT_TEST_SEND_THROUGH_LIBNICE").map { String(cString: $0) } == "1"
-
     /// Takes the socket of libnice's current selected pair for `sendMedia` (or none: relayed, TCP,
     /// no pair), replacing and closing the previous one. On every selected pair (libnice's
     /// "new-selected-pair-full", the one place its selected pair changes: a first or a later,
     /// higher-priority nomination), so the route always follows the pair libnice's send would use.
     private func refreshDirectRoute() {
-        guard !isClosed, let agent, !Self.sendsThroughLibniceOnly else { return }
+        guard !isClosed, let agent, !configuration.sendsThroughLibniceOnly else { return }
         let route = NiceDirectRoute.selected(agent: agent, streamID: streamID)
         let previous: NiceDirectRoute? = sendTarget.withLock { target in
             guard target != nil else { return route }  // closed meanwhile: close the new one

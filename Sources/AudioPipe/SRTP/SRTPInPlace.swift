@@ -2,9 +2,9 @@
 /// array grows by the bytes the transform appends (within its capacity, so a reused buffer with
 /// room for them is not reallocated), the context works on its bytes, and the array is cut to
 /// the length the context reports. Used by `SRTPSender` and `SRTPReceiver`.
-enum SRTPInPlace {
+package enum SRTPInPlace {
     /// Packets longer than this are refused (an IP datagram cannot carry more).
-    static let maximumPacketLength = 65_535
+    package static let maximumPacketLength = 65_535
     /// The bytes a transform appends start as zeros (at most `SRTPSender.maximumGrowth`).
     private static let zeros = [UInt8](repeating: 0, count: 32)
 

@@ -547,6 +547,12 @@ public actor WCSSession {
         var info = info
         info.incoming = true
         let known = calls[info.callId]
+        // A late duplicate (an INVITE retransmission) of a call we answered or that is up: the call
+        // keeps its status (a talking call must not go back to RING: in-call requests check it).
+        if let known, known.direction == .incoming, !known.info.status.isRinging {
+            Log.info("session", "incoming call \(info.callId) announced again while \(known.info.status.wire); duplicate ignored")
+            return
+        }
         var sdp = known?.remoteSDP
         if let index = pendingSDP.firstIndex(where: { $0.callId == info.callId }) {
             sdp = pendingSDP.remove(at: index).sdp

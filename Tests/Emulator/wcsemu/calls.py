@@ -8,6 +8,7 @@ import logging
 import time
 from typing import Any, Dict, List, Optional
 
+from . import call_variants
 from .model import ENDED, ESTABLISHED, FAILED, HELD, LIVE_STATES, RINGING, TRYING, Call
 from .sdp import MediaError
 
@@ -105,12 +106,13 @@ class CallManager:
     async def ring(self, login: str, caller: str, display_name: Optional[str], source: Optional[str],
                    ring_timeout: Optional[float], fault: Optional[str] = None,
                    offer_fault: Optional[str] = None, no_finish: bool = False,
-                   external_offer: Optional[str] = None) -> Call:
+                   external_offer: Optional[str] = None, call_id: Optional[str] = None) -> Call:
         """A simulated INVITE from `caller` to `login`; returns the call (state ringing or failed).
 
         With `external_offer` the caller's media runs outside the emulator (wcsemu.media_external)."""
-        call = Call(id=self.emulator.new_call_id(), direction="incoming", login=login, caller=caller,
-                    callee=login, visible_name=display_name or caller,
+        settings = self.emulator.settings
+        call = Call(id=call_variants.incoming_call_id(settings, call_id), direction="incoming", login=login,
+                    caller=caller, callee=login, visible_name=call_variants.display_name(settings, display_name, caller),
                     source=source or self.emulator.settings.media_source, fault=fault,
                     offer_fault=offer_fault, no_finish=no_finish, external_offer=external_offer)
         self.calls[call.id] = call
@@ -139,6 +141,7 @@ class CallManager:
                  "attached" if session.conn else "detached: push")
         if session.conn is not None:
             await self._announce(call, session.conn)
+            self.emulator.call_variants.after_announce(call, self)
         else:
             call.pushed = True
             self.emulator.push.send(call, session)
@@ -160,6 +163,7 @@ class CallManager:
             if call is not None and call.incoming and call.state == RINGING:
                 log.info("call %s replayed to %r", call.id, conn)
                 await self._announce(call, conn)
+                self.emulator.call_variants.after_announce(call, self)
 
     async def _ring_timed_out(self, call: Call) -> None:
         if call.state == RINGING:
@@ -171,6 +175,9 @@ class CallManager:
 
     async def on_answer(self, conn, obj: Any) -> None:
         """Client `answer {callId, sdp}` for a ringing incoming call."""
+        named = self.calls.get(obj.get("callId")) if isinstance(obj, dict) and isinstance(obj.get("callId"), str) else None
+        if named is not None:
+            named.answers += 1
         call = self._owned_call(conn, obj, "answer", states=(RINGING,))
         if call is None or not call.incoming:
             return
@@ -185,6 +192,7 @@ class CallManager:
         call.answer_sdp = obj.get("sdp")
         self._established(call)
         await self._status(call, "talk", "ESTABLISHED")
+        self.emulator.call_variants.after_answer(call, self)
 
     def _established(self, call: Call) -> None:
         call.state, call.answered_at = ESTABLISHED, time.time()

@@ -227,7 +227,9 @@ class ControlApi:
     async def ring(self, body, query):
         login = _text(body, "login")
         caller = _text(body, "caller", required=False) or "1000"
-        display = _text(body, "display_name", required=False)
+        display = body.get("display_name")
+        if display is not None and not isinstance(display, str):
+            raise ApiError(400, "'display_name' must be a string")
         source = _text(body, "source", required=False)
         if source is not None and not is_valid_media_source(source):
             raise ApiError(400, "'source' must be tone:<hz>, file:<path> or silence")
@@ -245,8 +247,11 @@ class ControlApi:
         external = _text(body, "offer_sdp", required=False)
         if external is not None and (fault is not None or source is not None):
             raise ApiError(400, "'offer_sdp' (an external media leg) excludes 'fault' and 'source'")
+        call_id = body.get("callId")
+        if call_id is not None and (not isinstance(call_id, str) or not call_id or call_id in self.emu.calls.calls):
+            raise ApiError(400, "'callId' must be a non-empty string no call has")
         call = await self.emu.calls.ring(login, caller, display, source, timeout, fault, offer, no_finish,
-                                         external_offer=external)
+                                         external_offer=external, call_id=call_id)
         return {"callId": call.id, "uuid": call.uuid, "state": call.state, "pushed": call.pushed,
                 "session": call.session_id, "reason": call.end_reason}
 

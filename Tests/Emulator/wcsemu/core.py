@@ -16,6 +16,7 @@ from .push import PushSender
 from .sessions import SessionManager
 from .settings import Settings
 from .variants import ServerVariants
+from .call_variants import CallVariants
 
 log = logging.getLogger("wcsemu.core")
 
@@ -36,6 +37,7 @@ class Emulator:
         self.push = PushSender(self)
         self.admission = Admission(self)
         self.variants = ServerVariants(self)
+        self.call_variants = CallVariants(self)
         self.engine = create_engine(settings, self.calls.on_media_failure)
         self.connections: set = set()
         self.frames: collections.deque = collections.deque(maxlen=FRAME_LOG_SIZE)

@@ -94,6 +94,9 @@ class Call:
     offer_fault: Optional[str] = None  # how the offer is spoiled: none | null | object | non_utf8 | deep
     no_finish: bool = False  # never send `finish` (client hangups are counted, ring timeout off)
     hangups: int = 0  # client `hangup` frames received for this call
+    answers: int = 0  # client `answer` frames received for this call (taken or not)
+    answered_elsewhere: bool = False  # another device answered it (call_variants --answered-elsewhere)
+    duplicate_notifies: int = 0  # late notifyIncomingCall re-sent (call_variants --duplicate-notify)
     created: float = dataclasses.field(default_factory=time.time)
     answered_at: Optional[float] = None
     ended_at: Optional[float] = None
@@ -131,4 +134,6 @@ class Call:
             "answer_sdp_present": self.answer_sdp is not None, "source": self.source,
             "created": self.created, "answered_at": self.answered_at, "ended_at": self.ended_at,
             "offer_fault": self.offer_fault, "no_finish": self.no_finish, "hangups": self.hangups,
+            "answers": self.answers, "answered_elsewhere": self.answered_elsewhere,
+            "duplicate_notifies": self.duplicate_notifies,
         }

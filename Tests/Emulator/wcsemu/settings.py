@@ -54,6 +54,11 @@ class Settings:
     detached_finish: str = "silent"
     connection_delay: float = 0.0
     ice_lite: bool = False
+    # call variants (call_variants.py)
+    duplicate_notify_ms: Optional[float] = None
+    answered_elsewhere: Optional[float] = None
+    call_ids: str = "uuid"
+    display_names: str = "plain"
 
     def public_view(self) -> Dict[str, Any]:
         """The settings as the control API shows them (user passwords are not shown)."""

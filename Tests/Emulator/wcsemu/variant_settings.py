@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, Callable, Dict, Optional
 
+from .call_variants import CALL_VARIANT_DEFAULTS, CALL_VARIANT_FIELDS, add_call_variant_arguments
 from .converters import argparse_type as _arg, choice as _choice, integer_at_least
 
 RESUME_REGISTERED_MODES = ("no", "yes")
@@ -25,6 +26,7 @@ VARIANT_DEFAULTS: Dict[str, Any] = {
     "detached_finish": "silent",
     "connection_delay": 0.0,
     "ice_lite": False,
+    **CALL_VARIANT_DEFAULTS,
 }
 
 
@@ -71,6 +73,7 @@ VARIANT_FIELDS: Dict[str, Callable[[Any], Any]] = {
     "detached_finish": _choice(DETACHED_FINISH_MODES),
     "connection_delay": _seconds,
     "ice_lite": _flag,
+    **CALL_VARIANT_FIELDS,
 }
 
 
@@ -98,6 +101,7 @@ def add_variant_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--ice-lite", action="store_true",
                        help="the aiortc WebRTC leg is ICE-lite: `a=ice-lite` in its SDP, always controlled, "
                             "never sends connectivity checks")
+    add_call_variant_arguments(parser)
 
 
 def variant_values(args: argparse.Namespace) -> Dict[str, Any]:

@@ -6,6 +6,7 @@
 
 import Foundation
 @testable import AudioPipe
+import MediaTestSupport
 import AudioRTP
 
 private let keyA: [UInt8] = Array(0..<16)

@@ -4,6 +4,7 @@
 
 import Foundation
 @testable import AgentCore
+@testable import AgentTools
 
 /// One input is one datagram (or TCP-framed message) from a server. Checks: nothing traps; a
 /// message that decodes re-encodes to bytes that decode to the same method, class, transaction
