@@ -7,7 +7,10 @@ connected and registered, then runs two rounds:
 
 1. restart: POST /restart (every session lost, sockets closed with 1012);
 2. restart + push: the same, and `wcs-agent reconnect` (what a push handler runs) for one agent that is
-   not back yet, `--push-after` seconds into the spread; that agent's wake time is measured.
+   not back yet, `--push-after` seconds into the spread; that agent's wake time is measured;
+3. agents restart with stale tokens: every agent stops (SIGTERM; its token stays on disk), the server
+   restarts (every session lost), and all N agents start again at once (a building's power comes back):
+   each token is refused, and each agent logs in after its start jitter, not the reconnect spread.
 
 It does that once per reconnect spread in `--spreads` (default "0,default": the table before the spread,
 W = 0, and after it, the agent's default W), each with a fresh emulator and fresh agents.
@@ -56,6 +59,19 @@ def wait_all_online(cport, logins, timeout, since=0.0):
         time.sleep(0.05)
 
 
+def stale_restart_round(fleet, cport, url, procs, timeout):
+    """Every agent stops, the server forgets every session, every agent starts again at once."""
+    for agent in fleet.agents:
+        agent.process.terminate()
+    for agent in fleet.agents:
+        agent.process.wait(15)
+    control(cport, "POST", "/restart", {"sessions": "forget"})
+    t0 = time.time()
+    procs += fleet.start(url)
+    online = wait_all_online(cport, fleet.logins, timeout, since=t0)
+    return round_figures(fleet, cport, t0, online)
+
+
 def restart_round(fleet, cport, timeout, push_after=None):
     """One server restart; returns the round's figures (and the pushed agent's wake time)."""
     t0 = control(cport, "POST", "/restart")["time"]
@@ -68,6 +84,15 @@ def restart_round(fleet, cport, timeout, push_after=None):
             pushed_at = time.time()
             fleet.reconnect(pushed)
     online = wait_all_online(cport, fleet.logins, timeout, since=t0)
+    figures = round_figures(fleet, cport, t0, online)
+    if push_after is not None:
+        figures["push: agent online after (s)"] = (
+            round(online[pushed.login] - pushed_at, 3) if pushed is not None else "all were back")
+    return figures
+
+
+def round_figures(fleet, cport, t0, online):
+    """A round's figures from the attempt log since `t0` and the sessions online."""
     time.sleep(0.5)  # late attempts (e.g. a second socket) still count
     log = control(cport, "GET", f"/attempts?since={t0}&log=0")
     per_agent = [log["per_login"].get(login, 0) for login in fleet.logins]
@@ -80,15 +105,27 @@ def restart_round(fleet, cport, timeout, push_after=None):
         "attempts by kind": ", ".join(f"{n} {k}" for k, n in sorted(log["by_kind"].items())),
         "refused with 1013": log["refused"],
         "attempts spread over (s)": round((log["last"] or t0) - (log["first"] or t0), 2),
+        "peak logins per second": peak_per_second([a["time"] for a in control(
+            cport, "GET", f"/attempts?since={t0}")["attempts"] if a["kind"] == "login"]),
     }
-    if push_after is not None:
-        figures["push: agent online after (s)"] = (
-            round(online[pushed.login] - pushed_at, 3) if pushed is not None else "all were back")
     return figures
+
+
+def peak_per_second(times):
+    """The most of `times` (seconds) inside any one-second window."""
+    ordered, first, peak = sorted(times), 0, 0
+    for last, moment in enumerate(ordered):
+        while moment - ordered[first] >= 1.0:
+            first += 1
+        peak = max(peak, last - first + 1)
+    return peak
 
 
 #: The agent's default reconnect spread W in seconds (ReconnectSpread.defaultWindow, docs/config.md).
 DEFAULT_SPREAD = 60.0
+#: Agents restarted with stale tokens are all online within this many seconds of their start: the start
+#: jitter (5 s, ReconnectSchedule.startJitterLimit) plus the time N processes take to start on one host.
+STALE_START_GOAL = 15.0
 
 
 def run_fleet(args, spread, work):
@@ -110,7 +147,8 @@ def run_fleet(args, spread, work):
         procs.append(emu)
         ready = json.loads(emu.stdout.readline())
         cport = ready["control_port"]
-        procs += fleet.start(f"ws://127.0.0.1:{ready['port']}")
+        url = f"ws://127.0.0.1:{ready['port']}"
+        procs += fleet.start(url)
         wait_all_online(cport, fleet.logins, args.timeout)
         time.sleep(1)
         memory = fleet.memory_mb()
@@ -120,6 +158,8 @@ def run_fleet(args, spread, work):
         if args.rounds == "both":
             rounds["restart"] = restart_round(fleet, cport, timeout)
         rounds["restart + push"] = restart_round(fleet, cport, timeout, push_after=args.push_after)
+        if args.rounds in ("both", "stale"):
+            rounds["agents restart, stale tokens"] = stale_restart_round(fleet, cport, url, procs, timeout)
         dead = [a.login for a in fleet.agents if a.process.poll() is not None]
     finally:
         stop_all(procs)
@@ -138,6 +178,13 @@ def goal_check(result):
     n, window = result["agents"], result["reconnect spread W (s)"]
     failures = []
     for name, figures in result["rounds"].items():
+        if name == "agents restart, stale tokens":
+            # Not the spread's goal: the agents' own start, a login after the start jitter (at most 5 s).
+            if figures["all online after (s)"] > STALE_START_GOAL:
+                failures.append(f"{name}: all online after {figures['all online after (s)']} s (goal {STALE_START_GOAL:g} s)")
+            if figures["attempts per agent, max"] > 2:
+                failures.append(f"{name}: an agent made {figures['attempts per agent, max']} attempts (goal at most 2)")
+            continue
         if n >= 100 and figures["peak attempts per second"] >= n / 5:
             failures.append(f"{name}: peak {figures['peak attempts per second']} attempts/s (goal under {n / 5:g})")
         if figures["all online after (s)"] > window + 5:
@@ -153,8 +200,9 @@ def main():
     parser.add_argument("-n", type=int, default=100, help="number of agents (default 100)")
     parser.add_argument("--spreads", default="0,default",
                         help="comma-separated reconnect spreads W to run, seconds or 'default' (default: 0,default)")
-    parser.add_argument("--rounds", choices=["both", "push"], default="both",
-                        help="both rounds (restart, restart + push) or only the push round")
+    parser.add_argument("--rounds", choices=["both", "push", "stale"], default="both",
+                        help="every round (restart, restart + push, agents restart with stale tokens), only the "
+                             "push round, or the push and the stale-token rounds")
     parser.add_argument("--agent-config-extra", default="",
                         help="extra lines for each agent's [agent] config section")
     parser.add_argument("--max-cps", type=int, default=0, help="emulator admission limit (0 = none)")

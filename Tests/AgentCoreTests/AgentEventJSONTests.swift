@@ -29,6 +29,8 @@ struct AgentEventJSONTests {
          #"{"info":null,"status":"AUTHENTICATION_FAIL","time":"T","type":"registration_failed"}"#),
         (.failed(error: "token refused"), #"{"error":"token refused","time":"T","type":"failed"}"#),
         (.missedCall(callId: "c1", caller: nil, uuid: "u1"), #"{"call_id":"c1","caller":null,"time":"T","type":"missed_call","uuid":"u1"}"#),
+        (.sessionLostWhileAsleep(aliveUntil: "2026-12-08T00:00:00.000Z", detectedBy: "refresh"),
+         #"{"alive_until":"2026-12-08T00:00:00.000Z","detected_by":"refresh","time":"T","type":"session_lost_while_asleep"}"#),
         (.sessionState("registered"), #"{"state":"registered","time":"T","type":"session_state"}"#),
         (.disconnected(reason: "closed by us"), #"{"reason":"closed by us","time":"T","type":"disconnected"}"#),
         (.transfer(callId: "c1", status: "TRYING", info: nil), #"{"call_id":"c1","info":null,"status":"TRYING","time":"T","type":"transfer"}"#),
@@ -91,6 +93,7 @@ struct AgentEventJSONTests {
     @Test func everyEventTypeIsPinned() {
         let pinnedTypes = Set(Self.pinned.map(\.0.type))
         let known: Set<String> = ["state", "resumed", "logged_in", "relogged_in", "registration_failed", "failed", "missed_call",
+                                  "session_lost_while_asleep",
                                   "session_state", "disconnected", "transfer", "data", "data_status", "server_debug", "warning",
                                   "incoming_call", "call_status", "call_rejected", "call_updated", "call_control", "call_ended",
                                   "media", "media_failed", "dtmf"]

@@ -101,12 +101,16 @@ import WCSSession
             let record = try Self.waitForRecord(h, third.callId)
             #expect(record.endResult == .busy && record.caller == "2003")
             var rejected: JSONValue?
+            var seen: [JSONValue] = []
             let deadline = Date().addingTimeInterval(10)
             while rejected == nil, Date() < deadline, let line = try? events.readLine(timeout: 10) {
                 let event = try JSONValue.parse(line)
+                seen.append(event)
                 if event["type"] == "call_rejected" { rejected = event }
             }
             #expect(rejected?["call_id"]?.stringValue == third.callId && rejected?["reason"] == "busy")
+            seen.removeAll { $0["type"] != "incoming_call" }
+            #expect(!seen.contains { $0["call_id"]?.stringValue == third.callId }, "the busy call rang (issue 19 c)")
             // The two calls go on.
             #expect(try h.emulator.control.call(first.callId)?.state == "held")
             #expect(try h.emulator.control.call(second.callId)?.state == "established")

@@ -66,7 +66,8 @@ import WCSSession
             let h = try AgentHarness()
             try h.start(extra: ["--answer", "auto", "--audio-source", "silence", "--audio-sink", "null",
                                 "--media-address", "127.0.0.1"])
-            // One after the other: while a call waits for a late offer it rings and holds a slot.
+            let tap = try PushEventTap(h)
+            // One after the other: while a call waits for a late offer it holds a slot (but does not ring).
             var bad: [String: String] = [:]
             for fault in ["none", "null", "object", "non_utf8", "deep", "garbage"] {
                 let id = try h.emulator.control.ring(login: AgentHarness.login, caller: "3000", offer: fault, noFinish: true).callId
@@ -86,6 +87,12 @@ import WCSSession
             }
             let listed = try h.status()["calls"]?.arrayValue?.compactMap { $0["call_id"]?.stringValue } ?? []
             #expect(listed == [good.callId], "only the good call is left")
+            // Issue 19 (c): a call that can never be answered is not rung (no `incoming_call`); a
+            // string that is not SDP is only found out by the media layer, and rings.
+            tap.drain(seconds: 0.3)
+            let rang = Set(tap.events.filter { $0["type"] == "incoming_call" }.compactMap { $0["call_id"]?.stringValue })
+            for (fault, id) in bad where fault != "garbage" { #expect(!rang.contains(id), "offer \(fault): rang") }
+            #expect(rang.contains(good.callId))
         }
     }
 

@@ -5,9 +5,38 @@ import WCSSession
 
 /// The reconnect spread policy (`ReconnectSpread`, `ReconnectCause`, `ReconnectSchedule`): pure, seeded.
 @Suite struct ReconnectSpreadTests {
-    static func schedule(window: Double, cap: Double = 60, seed: UInt64 = 7) -> ReconnectSchedule<RTPSeededGenerator> {
-        ReconnectSchedule(spread: ReconnectSpread(window: window), backoff: Backoff(cap: cap),
-                          generator: RTPSeededGenerator(seed: seed))
+    /// A schedule; `established`: the agent has had a session (the spread is for losing one).
+    static func schedule(window: Double, cap: Double = 60, seed: UInt64 = 7, established: Bool = true) -> ReconnectSchedule<RTPSeededGenerator> {
+        var schedule = ReconnectSchedule(spread: ReconnectSpread(window: window), backoff: Backoff(cap: cap),
+                                         generator: RTPSeededGenerator(seed: seed))
+        if established { schedule.online() }
+        return schedule
+    }
+
+    @Test func atStartARefusedTokenWaitsOnlyTheStartJitterAndNothingElseWaitsForTheSpread() {
+        for seed in UInt64(1)...50 {
+            var schedule = Self.schedule(window: 3600, seed: seed, established: false)
+            #expect(!schedule.logsInRightAfterRefusedToken)
+            let closed = schedule.next(after: .serverClosed)
+            #expect(!closed.isSpread && !closed.isStartJitter && closed.seconds <= 0.5)
+            let refused = schedule.next(after: .tokenRefused)
+            #expect(refused.isStartJitter && !refused.isSpread)
+            #expect(refused.seconds >= 0 && refused.seconds < ReconnectSchedule<RTPSeededGenerator>.startJitterLimit)
+            #expect(schedule.logsInRightAfterRefusedToken)
+        }
+        // A lone agent (W = 0) has no start jitter either; a short W bounds it.
+        var lone = Self.schedule(window: 0, established: false)
+        #expect(lone.logsInRightAfterRefusedToken && !lone.next(after: .tokenRefused).isStartJitter)
+        var short = Self.schedule(window: 2, established: false)
+        #expect(short.startJitter == 2 && short.next(after: .tokenRefused).seconds < 2)
+    }
+
+    @Test func aLossWhileACallIsUpNeverWaitsForTheSpread() {
+        var schedule = Self.schedule(window: 3600)
+        let wait = schedule.next(after: .serverClosed, callUp: true)
+        #expect(!wait.isSpread && wait.seconds <= 0.5)
+        // The call is over by the next failure: that one may still wait for the spread.
+        #expect(schedule.next(after: .serverClosed).isSpread)
     }
 
     @Test func spreadDelaysFillTheWindowAndStayBelowIt() {

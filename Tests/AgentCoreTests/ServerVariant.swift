@@ -51,6 +51,15 @@ struct ServerVariant: Sendable, CustomTestStringConvertible {
     static let badTokenClose = ServerVariant(name: "bad token: bare close", arguments: ["--bad-token", "close"])
     static let detachedFinishReplay = ServerVariant(name: "finish of detached calls replayed",
                                                     arguments: ["--detached-finish", "replay"])
+    static let noSessionId = ServerVariant(name: "getUserData without sessionId", arguments: ["--session-id", "omit"])
+    static let noSessionIdRotated = ServerVariant(name: "no sessionId, token rotated on resume",
+                                                  arguments: ["--session-id", "omit", "--resume-token", "rotate"])
+    static let tokenOnce = ServerVariant(name: "token valid once", arguments: ["--resume-token", "once"])
+    static let tokenOnceDropAt0ms = ServerVariant(
+        name: "token valid once, drop right after the resume's getUserData",
+        arguments: ["--resume-token", "once", "--resume-drop-ms", "0", "--resume-drop-count", "1"])
+    static let restartForgets = ServerVariant(name: "forgets every session on restart", arguments: ["--restart-sessions", "forget"])
+    static let restartKeeps = ServerVariant(name: "keeps sessions across a restart", arguments: ["--restart-sessions", "keep"])
     static let webrtc = ServerVariant(name: "standard WebRTC leg", arguments: [], media: .webrtc)
     static let iceLite = ServerVariant(name: "ICE-lite WebRTC leg", arguments: ["--ice-lite"], media: .webrtc)
     static let webrtcReplay = ServerVariant(name: "WebRTC, finish of detached calls replayed",

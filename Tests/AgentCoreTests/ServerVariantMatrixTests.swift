@@ -24,7 +24,8 @@ import WCSSession
     /// whenever it says online, registered, with the server's current token stored, and without sending
     /// the SIP password again.
     @Test(arguments: [ServerVariant.standard, .resumeRegistered, .rotatedToken, .registeredFirst, .slowConnection,
-                      .dropAt0ms, .dropAt5ms, .dropAt20ms, .dropAt200ms])
+                      .dropAt0ms, .dropAt5ms, .dropAt20ms, .dropAt200ms, .noSessionId, .noSessionIdRotated, .tokenOnce,
+                      .tokenOnceDropAt0ms])
     func loginAndResume(_ variant: ServerVariant) async throws {
         let violations = try await onThread { () throws -> [String] in
             let h = try AgentHarness(media: variant.media) { _ in variant.arguments }
@@ -185,7 +186,7 @@ struct MatrixProbe {
     mutating func checkOnlineIsReal(_ when: String) {
         guard let status = try? h.status(), status["state"] == "online" else { return }
         let sessions = (try? h.emulator.control.sessions(login: AgentHarness.login)) ?? []
-        guard let live = sessions.first(where: { $0.id == status["session_id"]?.stringValue }), live.connected else {
+        guard let live = agentsSession(status, sessions), live.connected else {
             add("\(when): online without a live socket (\(snapshot()))")
             return
         }
@@ -213,9 +214,16 @@ struct MatrixProbe {
     /// False when status says online but the server has no socket for that session.
     private func onlineMatchesServer() -> Bool {
         guard let status = try? h.status(), status["state"] == "online" else { return true }
-        let id = status["session_id"]?.stringValue
         let sessions = (try? h.emulator.control.sessions(login: AgentHarness.login)) ?? []
-        return sessions.first(where: { $0.id == id })?.connected == true
+        return agentsSession(status, sessions)?.connected == true
+    }
+
+    /// The server session the agent says it holds: by `session_id`, or (a server that sends no
+    /// `sessionId`) the one whose token the agent stored.
+    private func agentsSession(_ status: JSONValue, _ sessions: [EmulatorSession]) -> EmulatorSession? {
+        if let id = status["session_id"]?.stringValue { return sessions.first { $0.id == id } }
+        let token = try? h.storedToken()["token"]?.stringValue
+        return sessions.first { $0.token == token }
     }
 
     /// Sends a server `ping` to the session's socket and waits for a `pong` frame from it.

@@ -16,6 +16,7 @@ import tempfile
 import threading
 
 from emulator_harness import Emulator, Runner, connect
+from selftest_deaf import DeafChecks
 from selftest_variants import VariantChecks, cli_flags
 
 USERS = {f"1{n:03d}": f"pw{n}" for n in range(1, 80)}
@@ -509,6 +510,9 @@ async def main() -> int:
         variants = VariantChecks(checks)
         for name in [n for n in VariantChecks.__dict__ if not n.startswith("_")]:
             await runner.run(f"variant_{name}", getattr(variants, name))
+        deaf = DeafChecks(checks)
+        for name in [n for n in DeafChecks.__dict__ if not n.startswith("_")]:
+            await runner.run(f"deaf_{name}", getattr(deaf, name))
     finally:
         emulator.stop()
         os.unlink(push_file)

@@ -9,8 +9,12 @@ Runs scripts/fleet.py (the `make fleet` measurement) with 20 agents, the agents'
 - the peak attempts in any one second at most PEAK_BOUND, computed below for 20 agents spread over W
   (with no spread all 40 attempts come within about a second: the check fails);
 - the agent pushed 0.3 s into the spread back within PUSH_BOUND seconds (normal wake, not the spread);
+- then every agent stops, the server forgets every session and all 20 start again at once with stale
+  tokens: each makes a refused resume and a login (2 attempts), and all are back well inside W (within
+  W / 2: with the spread instead of the start jitter, 20 uniform waits all under W / 2 happen once in a
+  million runs);
 - no agent exited.
-It takes about W + 15 s.
+It takes about W + 25 s.
 
 Usage: /usr/bin/python3 Tests/Fleet/small_fleet_test.py [AGENT_BIN]   (default .build/debug/wcs-agent;
 exit status 0 when every check passes)
@@ -56,7 +60,7 @@ def peak_bound(agents, window, quantile=0.9999, runs=20000, seed=11):
 def main():
     agent = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/debug/wcs-agent")
     run = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "scripts/fleet.py"), agent, "-n", str(AGENTS),
-                          "--spreads", "default", "--rounds", "push", "--json"],
+                          "--spreads", "default", "--rounds", "stale", "--json"],
                          capture_output=True, text=True, timeout=DEFAULT_SPREAD + 180)
     if run.returncode != 0:
         print(f"FAIL fleet run exited {run.returncode}:\n{run.stdout}\n{run.stderr}")
@@ -74,6 +78,11 @@ def main():
         failures.append(f"all online only after {figures['all online after (s)']} s (bound W + 5 = {window + 5:g} s)")
     if figures["peak attempts per second"] > bound:
         failures.append(f"peak {figures['peak attempts per second']} attempts/s (bound {bound} for {AGENTS} agents, W = {window:g} s)")
+    stale = result["rounds"]["agents restart, stale tokens"]
+    if stale["attempts per agent, max"] > MAX_ATTEMPTS_PER_AGENT or stale["attempts by kind"] != f"{AGENTS} login, {AGENTS} token_refused":
+        failures.append(f"stale-token restart: {stale['attempts by kind']}, at most {stale['attempts per agent, max']} per agent")
+    if stale["all online after (s)"] > window / 2:
+        failures.append(f"stale-token restart: all online only after {stale['all online after (s)']} s: the spread, not the start jitter")
     pushed = figures["push: agent online after (s)"]
     if not isinstance(pushed, (int, float)) or pushed > PUSH_BOUND:
         failures.append(f"pushed agent online after {pushed} s (bound {PUSH_BOUND} s)")

@@ -17,6 +17,16 @@ public enum StatusFormatter {
         row("token age:", s.tokenAgeSeconds.map(duration) ?? (s.hasToken ? "?" : "no token"))
         if let retry = s.nextRetryInSeconds { row("next retry in:", "\(JSONValue.number(retry).stringValue ?? "?") s") }
         if let error = s.lastError { row("last error:", error) }
+        if let sleep = s.sleep {
+            row("sleep:", sleep.mode + (sleep.requested && sleep.mode == "never" ? " (asleep on request)" : ""))
+            if let kept = sleep.sessionKeptUntil { row("session kept:", "until \(kept)") }
+            if let at = sleep.nextRefreshAt {
+                row("next refresh:", at + (sleep.nextRefreshInSeconds.map { " (in \(duration(Int($0.rounded()))))" } ?? ""))
+            }
+            if sleep.sessionsLost > 0 {
+                row("lost asleep:", "\(sleep.sessionsLost) (last: alive until \(sleep.lostAliveUntil ?? "?"), found gone \(sleep.lostDetectedAt ?? "?"))")
+            }
+        }
         row("calls:", s.calls.isEmpty ? "none" : "\(s.calls.count)")
         for call in s.calls {
             let flags = (call["held"]?.boolValue == true ? "  held" : "") + (call["muted"]?.boolValue == true ? "  muted" : "")
@@ -39,6 +49,10 @@ public enum StatusFormatter {
         case PushOutcome.ringing.rawValue: return "push for call \(call): ringing; \(reconnect(r))"
         case PushOutcome.missed.rawValue: return "push for call \(call): the call ended before the session came back; recorded as missed"
         case PushOutcome.duplicate.rawValue: return "push for call \(call): already handled (duplicate); nothing done"
+        case PushOutcome.answeredElsewhere.rawValue:
+            return "push for call \(call): another device answered it; recorded as answered elsewhere, not rung; \(reconnect(r))"
+        case PushOutcome.ended.rawValue:
+            return "push for call \(call): it could not ring (busy, no usable offer, or it ended at once); recorded; \(reconnect(r))"
         default: return "push for call \(call): \(reconnect(r))"
         }
     }

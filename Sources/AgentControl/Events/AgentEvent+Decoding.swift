@@ -30,6 +30,8 @@ extension AgentEvent {
         case "push_intake":
             guard let source = text("source"), let state = text("state") else { return nil }
             return .pushIntake(source: source, state: state, error: text("error"))
+        case "session_lost_while_asleep":
+            return text("detected_by").map { .sessionLostWhileAsleep(aliveUntil: text("alive_until"), detectedBy: $0) }
         case "session_state": return text("state").map { .sessionState($0) }
         case "disconnected": return text("reason").map { .disconnected(reason: $0) }
         case "transfer":

@@ -15,6 +15,7 @@ extension AgentEvent {
         case .missedCall: "missed_call"
         case .push: "push"
         case .pushIntake: "push_intake"
+        case .sessionLostWhileAsleep: "session_lost_while_asleep"
         case .sessionState: "session_state"
         case .disconnected: "disconnected"
         case .transfer: "transfer"
@@ -63,6 +64,8 @@ extension AgentEvent {
             return ["source": .string(source), "call_id": orNull(callId), "push": .string(push), "outcome": orNull(outcome)]
         case .pushIntake(let source, let state, let error):
             return ["source": .string(source), "state": .string(state), "error": orNull(error)]
+        case .sessionLostWhileAsleep(let aliveUntil, let detectedBy):
+            return ["alive_until": orNull(aliveUntil), "detected_by": .string(detectedBy)]
         case .sessionState(let state):
             return ["state": .string(state)]
         case .disconnected(let reason):

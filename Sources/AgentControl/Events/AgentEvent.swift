@@ -32,6 +32,11 @@ public enum AgentEvent: Sendable, Equatable {
     /// `push_intake`: a push intake's connection to its broker (`source` mqtt) is `connected` or
     /// `disconnected` (`error`: why, when it was not asked for).
     case pushIntake(source: String, state: String, error: String?)
+    /// `session_lost_while_asleep`: the server no longer knew the session of a sleeping agent (it
+    /// restarted or forgot it); a fresh login followed. `alive_until`: when the session was last
+    /// known to be alive (the agent closed its socket then), ISO 8601; `detected_by`: `refresh`, `push`,
+    /// `reconnect`... Calls in between could not reach the agent.
+    case sessionLostWhileAsleep(aliveUntil: String?, detectedBy: String)
     /// `session_state`: the WCS session's state (`SessionState` raw value).
     case sessionState(String)
     /// `disconnected`: the socket went away, and why.

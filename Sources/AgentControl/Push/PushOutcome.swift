@@ -8,4 +8,10 @@ public enum PushOutcome: String, Sendable {
     case duplicate
     /// The session did not come back; the push may be retried.
     case notConnected = "not_connected"
+    /// The pushed call came back, but another device had answered it: recorded
+    /// `answered_elsewhere`, not rung.
+    case answeredElsewhere = "answered_elsewhere"
+    /// The pushed call came back but could not be rung: declined as busy (`max_calls`), no usable
+    /// offer, or it ended at once; recorded with that result.
+    case ended
 }

@@ -21,6 +21,8 @@ public struct StatusResult: Codable, Sendable, Equatable {
     @Nullable public var sipLogin: String?
     @Nullable public var lastError: String?
     @Nullable public var nextRetryInSeconds: Double?
+    /// Sleep and keep-time refreshes (`SleepStatus`); null from a daemon that predates it.
+    @Nullable public var sleep: SleepStatus?
 
     /// The `state` of a daemon whose session is up (AgentCore's `AgentPhase.online`).
     public static let online = "online"
@@ -28,7 +30,8 @@ public struct StatusResult: Codable, Sendable, Equatable {
     /// Creates the value.
     public init(state: String, server: String, sessionState: String, registered: Bool, hasToken: Bool, resumes: Int,
                 answerMode: String, logLevel: String, calls: [JSONValue], connectedSince: String?, tokenAgeSeconds: Int?,
-                sessionId: String?, sipLogin: String?, lastError: String?, nextRetryInSeconds: Double?) {
+                sessionId: String?, sipLogin: String?, lastError: String?, nextRetryInSeconds: Double?,
+                sleep: SleepStatus? = nil) {
         self.state = state
         self.server = server
         self.sessionState = sessionState
@@ -44,10 +47,11 @@ public struct StatusResult: Codable, Sendable, Equatable {
         self.sipLogin = sipLogin
         self.lastError = lastError
         self.nextRetryInSeconds = nextRetryInSeconds
+        self.sleep = sleep
     }
 
     enum CodingKeys: String, CodingKey {
-        case state, server, registered, resumes, calls
+        case state, server, registered, resumes, calls, sleep
         case sessionState = "session_state"
         case hasToken = "has_token"
         case answerMode = "answer_mode"

@@ -6,6 +6,14 @@ import WCSSession
 /// The end of a call: the `call_ended` event, the classification and the record in calls.jsonl;
 /// and the list of calls. Part of the `CallManager` actor.
 extension CallManager {
+    /// What became of call `id` so far (a push's reply): live in a state (and whether its offer
+    /// came), ended with a result, or not seen.
+    func fate(of id: String) -> CallFate {
+        if let call = calls[id] { return .live(call.state, hasOffer: call.offer != nil) }
+        if let result = recentlyEnded.result(of: id) { return .ended(result) }
+        return .unknown
+    }
+
     /// Every call, oldest first, for `status` and `calls`.
     func list() -> [CallSummary] {
         calls.values.sorted { $0.started < $1.started }.map(\.summary)
@@ -24,19 +32,19 @@ extension CallManager {
     /// Removes the call from the table, closes its media, publishes `call_ended` and records it.
     func finish(_ callId: String, status: CallStatus, info: String?) {
         guard var call = calls.removeValue(forKey: callId) else { return }
+        let ended = Date()
+        let result = CallEndClassifier.classify(facts(call, status: status, info: info, ended: ended))
         // A call of a lost session may still ring at the server: announced again, it rings again.
-        if call.endCause != .connectionLost { recentlyEnded.insert(callId) }
+        if call.endCause != .connectionLost { recentlyEnded.insert(callId, result) }
         call.state = .ended
         call.answerTask?.cancel()
         call.offerWaitTask?.cancel()
         call.expiryTask?.cancel()
-        let ended = Date()
         var stats: CallMediaStatistics?
         if let media = call.media {
             stats = media.statistics()
             media.close()
         }
-        let result = CallEndClassifier.classify(facts(call, status: status, info: info, ended: ended))
         publish(.callEnded(CallEndReport(
             callId: callId, direction: call.direction.rawValue, status: status.wire, declined: call.endCause == .declinedByUs,
             info: info, stats: stats.map(Self.json), recording: call.recordingPath,

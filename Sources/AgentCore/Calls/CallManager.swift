@@ -22,7 +22,7 @@ actor CallManager {
     var hooks: CallHooks
     /// Ids of the calls that ended lately, oldest first (at most `endedMemory`): a late duplicate
     /// `notifyIncomingCall` (an INVITE retransmission) of one of them is not a new call.
-    var recentlyEnded = RecentIds(limit: CallManager.endedMemory)
+    var recentlyEnded = RecentEnds(limit: CallManager.endedMemory)
     static let endedMemory = 256
 
     /// Seconds an incoming call announced without a usable offer waits for a late `setRemoteSDP`
@@ -122,11 +122,12 @@ actor CallManager {
             return
         }
         if var known = calls[info.callId] {
+            let rang = known.offer != nil
             known.serverStatus = info.status
             known.info = info.info ?? known.info
             if known.offer == nil, let offer { known.offer = offer }
             calls[info.callId] = known
-            publishIncoming(known, replayed: replayed)
+            if known.offer != nil { publishIncoming(known, replayed: replayed || rang) }
             if known.state == .ringing, known.offer != nil { scheduleAutoAnswer(info.callId) }
             return
         }
@@ -137,11 +138,14 @@ actor CallManager {
         call.info = info.info
         call.offer = offer
         calls[info.callId] = call
-        publishIncoming(call, replayed: replayed)
+        // Rung (the `incoming_call` event: the prompt's bell, hooks' consumers) only when it can be
+        // answered: a call declined as busy is only `call_rejected`; one without a usable offer rings
+        // when its offer arrives (`remoteSDP`), or never.
         if live >= config.maxCalls {
             rejectAsBusy(info.callId, live: live)
             return
         }
+        if offer != nil { publishIncoming(call, replayed: replayed) }
         scheduleRingExpiry(info.callId)
         if offer == nil { awaitOffer(info.callId) }
         chooseAnswer(info)
@@ -207,6 +211,7 @@ actor CallManager {
             guard call.offer == nil, call.state == .ringing else { return }
             calls[callId]?.offer = sdp
             calls[callId]?.offerWaitTask?.cancel()
+            if let ringing = calls[callId] { publishIncoming(ringing, replayed: false) }
             scheduleAutoAnswer(callId)
             return
         }

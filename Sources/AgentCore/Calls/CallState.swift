@@ -29,3 +29,13 @@ public enum CallState: String, Sendable, Codable, CaseIterable {
     /// True while the call is up (talking or on hold).
     public var isTalking: Bool { self == .established || self == .held }
 }
+
+/// What became of a call so far, as `CallManager.fate(of:)` tells a push's reply.
+enum CallFate: Sendable, Equatable {
+    /// In the table: its state, and whether a usable offer came (without one it cannot be answered yet).
+    case live(CallState, hasOffer: Bool)
+    /// It ended lately with this result.
+    case ended(CallEndResult)
+    /// Never seen (or ended long ago).
+    case unknown
+}

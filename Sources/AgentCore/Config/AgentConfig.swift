@@ -62,6 +62,12 @@ public struct AgentConfig: Sendable, Equatable {
     /// W of the fleet's reconnect spread (`[agent] reconnect_spread`): after a loss the server
     /// caused, the first attempt waits a random time in [0, W) seconds. 0 suits a lone agent.
     public var reconnectSpread: Double = ReconnectSpread.defaultWindow
+    /// How long the server keeps a detached session, in seconds (`[agent] session_keep`; WCS keeps one
+    /// an hour by default). A sleeping agent resumes by token at a random moment in [0.7, 0.8] of it
+    /// (`SessionKeepRefresh`), so the server never drops its session and registration.
+    public var sessionKeep: Double = SessionKeepRefresh.defaultKeep
+    /// When the agent sleeps on its own (`[agent] sleep`): never, or after some idle seconds.
+    public var sleepMode: SleepMode = .never
     /// Outgoing audio of every call (`[audio] source`).
     public var audioSource: AudioSourceSpec = .silence
     /// Incoming audio of every call (`[audio] sink`).
@@ -146,6 +152,7 @@ extension AgentConfig: CustomStringConvertible, CustomReflectable {
             "socketGroup": socketGroup as Any, "caFile": caFile as Any, "insecureTLS": insecureTLS,
             "logLevel": logLevel, "receiveProbes": receiveProbes, "probesInterval": probesInterval, "tcpTimeout": tcpTimeout, "watchNetwork": watchNetwork,
             "connectTimeout": connectTimeout, "backoffCap": backoffCap, "reconnectSpread": reconnectSpread,
+            "sessionKeep": sessionKeep, "sleepMode": sleepMode,
             "pushListen": pushListen as Any, "pushSecret": pushSecret == nil ? "<unset>" : "<set>",
             "pushMQTT": pushMQTT as Any, "metricsListen": metricsListen as Any,
         ], displayStyle: .struct)

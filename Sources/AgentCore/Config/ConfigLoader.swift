@@ -15,7 +15,7 @@ public enum ConfigLoader {
         valueFlags: [
             "--config", "--server", "--app-key", "--sip-login", "--sip-auth-name", "--sip-password-file",
             "--sip-domain", "--sip-outbound-proxy", "--sip-port", "--state-dir", "--socket", "--socket-group",
-            "--ca-file", "--log-level", "--reconnect-spread", "--audio-source", "--audio-sink", "--answer", "--media-address", "--stun",
+            "--ca-file", "--log-level", "--reconnect-spread", "--session-keep", "--sleep", "--audio-source", "--audio-sink", "--answer", "--media-address", "--stun",
         ],
         booleanFlags: ["--register", "--no-register", "--insecure-tls"],
         refusedFlags: ["--sip-password": passwordOnCommandLineExplanation])
@@ -25,7 +25,7 @@ public enum ConfigLoader {
         "server": ["url", "app_key", "ca_file", "insecure_tls", "connect_timeout"],
         "sip": ["login", "auth_name", "password_file", "domain", "outbound_proxy", "port", "register"],
         "agent": ["state_dir", "socket", "socket_group", "log_level", "keepalive", "receive_probes", "probes_interval", "backoff_cap",
-                  "reconnect_spread", "tcp_timeout", "watch_network"],
+                  "reconnect_spread", "tcp_timeout", "watch_network", "session_keep", "sleep"],
         "audio": ["source", "sink", "answer"],
         "media": ["addresses", "stun", "turn", "turn_user", "turn_password_file", "turn_transport", "ice_transport_policy", "include_candidates", "link_local", "codecs"],
         "calls": ["max_calls", "ring_timeout"],
@@ -121,6 +121,8 @@ public enum ConfigLoader {
         if let w = try agent.seconds("reconnect_spread", in: 0...ReconnectSpread.maximumWindow) { config.reconnectSpread = w }
         if let tcp = try agent.seconds("tcp_timeout", in: 0...3600) { config.tcpTimeout = tcp }
         if let watch = try agent.bool("watch_network") { config.watchNetwork = watch }
+        if let keep = try agent.seconds("session_keep", in: SessionKeepRefresh.keepRange) { config.sessionKeep = keep }
+        if let v = try agent.nonEmptyString("sleep") { config.sleepMode = try located(file, "agent", "sleep") { try SleepMode(parsing: v) } }
 
         let audio = file.section("audio")
         if let v = try audio.nonEmptyString("source") { config.audioSource = try located(file, "audio", "source") { try AudioSourceSpec(parsing: v) } }
@@ -248,6 +250,13 @@ public enum ConfigLoader {
             }
             config.reconnectSpread = w
         }
+        if let v = try text("--session-keep") {
+            guard let keep = ConfigValue.seconds(v), SessionKeepRefresh.keepRange.contains(keep) else {
+                throw ConfigError("--session-keep: invalid value \"\(v)\" (expected seconds, \(ConfigValue.format(SessionKeepRefresh.keepRange)))")
+            }
+            config.sessionKeep = keep
+        }
+        if let v = try text("--sleep") { config.sleepMode = try SleepMode(parsing: v) }
         if let v = try text("--log-level") {
             guard let level = LogLevel(name: v) else {
                 throw ConfigError("--log-level: invalid level \"\(v)\" (expected debug, info, notice, warning or error)")
@@ -329,6 +338,9 @@ public enum ConfigLoader {
         }
         for codec in config.codecs where !["opus", "pcmu", "pcma"].contains(codec) {
             throw ConfigError("unknown codec \"\(codec)\" in [media] codecs: expected opus, pcmu or pcma")
+        }
+        if config.sleepMode != .never && !config.keepAlive {
+            throw ConfigError("[agent] sleep = \(config.sleepMode) needs keepalive (the server would drop the session of a sleeping agent)")
         }
         if config.register && config.sipLogin == nil && (config.sipDomain != nil || config.sipPassword != nil) {
             throw ConfigError("SIP settings given without a SIP login: set login in [sip] or pass --sip-login")

@@ -37,8 +37,9 @@ extension Agent {
         if await announcement(of: push.callId, within: Self.pushReplayGrace) {
             // The resume does not wait for replays: a call replayed after its outcome refines it here.
             let refined: WakeResult = result == .resumed ? .resumedWithPendingCall : result
-            pushLedger.finish(push.callId, outcome: PushOutcome.ringing.rawValue)
-            return answered(PushWakeResult(outcome: .ringing, wake: refined), push, source)
+            let outcome = await fateOfPushedCall(push.callId)
+            pushLedger.finish(push.callId, outcome: outcome.rawValue)
+            return answered(PushWakeResult(outcome: outcome, wake: refined), push, source)
         }
         recordMissed(push, received: received)
         pushLedger.finish(push.callId, outcome: PushOutcome.missed.rawValue)
@@ -55,6 +56,22 @@ extension Agent {
     private func answered(_ result: PushWakeResult, _ push: PushPayload, _ source: PushSource) -> PushWakeResult {
         publishEvent(.push(source: source.rawValue, callId: push.callId, push: result.outcome.rawValue, outcome: result.wake?.rawValue))
         return result
+    }
+
+    /// What the reply to a push says of its announced call (issue 19, invariant c: the reply tells
+    /// what happened to that call): `ringing` only if it rings (or was answered) here; a call still
+    /// waiting for its offer gets `CallManager.offerGrace` to ring or end.
+    private func fateOfPushedCall(_ callId: String) async -> PushOutcome {
+        let deadline = Date().addingTimeInterval(CallManager.offerGrace + 0.5)
+        while true {
+            switch await callManager.fate(of: callId) {
+            case .live(.ringing, hasOffer: false) where Date() < deadline:
+                try? await Task.sleep(for: .milliseconds(50))
+            case .ended(.answeredElsewhere): return .answeredElsewhere
+            case .live(.ending, _), .ended: return .ended
+            case .live, .unknown: return .ringing
+            }
+        }
     }
 
     /// Records that the server announced `callId` (live or replayed) and wakes the pushes waiting for it.

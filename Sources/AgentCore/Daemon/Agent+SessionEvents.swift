@@ -15,6 +15,7 @@ extension Agent {
             guard reason.isUnexpected, phase == .online else { return }
             connectedSince = nil
             lastError = reason.description
+            callUpHint = await !callManager.list().isEmpty  // a call needs its signaling back now: no spread
             Log.warning("agent", "lost the connection (\(reason)); resuming by token")
             scheduleRetry(after: ReconnectCause(reason))
         case .registrationFailed(let status, let info):
@@ -22,6 +23,7 @@ extension Agent {
         case .incomingCall(let info, let offer, let replayed):
             announced(info.callId)
             await callManager.incoming(info, offer: offer, replayed: replayed)
+            callAnnouncedWhileFallingAsleep(info.callId)
         case .callStatus(let info):
             await callManager.statusChanged(info)
         case .remoteSDP(let callId, let sdp):

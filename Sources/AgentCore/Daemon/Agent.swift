@@ -4,9 +4,11 @@ import MainLoop
 import WCSSession
 
 /// The daemon's connection lifecycle: holds one WCS session, keeps its token, resumes by token
-/// after any loss (after a loss the server caused, first a random wait in the fleet's reconnect
-/// spread; then exponential backoff with jitter; never two connections at once), sleeps on
-/// request and wakes on `reconnect` or a push, which never wait for the spread. Calls are not kept here: session call events are
+/// after any loss (after a loss the server caused to an established session while no call is up,
+/// first a random wait in the fleet's reconnect spread; then exponential backoff with jitter; never
+/// two connections at once), sleeps on request or when idle (`[agent] sleep`), refreshes the kept
+/// session while asleep (Agent+SleepRefresh) and wakes on `reconnect` or a push, which never wait for
+/// the spread. Calls are not kept here: session call events are
 /// routed to `CallManager` (the one owner of calls) and call verbs are passed to it.
 /// An actor: control verbs, the session event pump and push intake all call into it.
 public actor Agent {
@@ -23,20 +25,20 @@ public actor Agent {
 
     // Internal (not private) where Agent+Push and Agent+SessionEvents need it; actor-isolated all the same.
     var config: AgentConfig
-    private let tokenStore: TokenStore
+    let tokenStore: TokenStore
     let session: WCSSession
     private let publish: @Sendable (JSONValue) -> Void
-    private let notifier: SystemdNotifier?
+    let notifier: SystemdNotifier?
     let callManager: CallManager
 
     var phase: AgentPhase = .starting
-    private var reconnects: ReconnectSchedule<SystemRandomNumberGenerator>
+    var reconnects: ReconnectSchedule<SystemRandomNumberGenerator>
     private var retryIsSpread = false
     /// Whether the agent is waiting out the reconnect spread (not a backoff).
     var waitingForSpread: Bool { phase == .waitingToRetry && retryIsSpread }
-    private var attemptTask: Task<WakeResult, Never>?
-    private var retryTask: Task<Void, Never>?
-    private var retryAt: Date?
+    var attemptTask: Task<WakeResult, Never>?
+    var retryTask: Task<Void, Never>?
+    var retryAt: Date?
     private var pumpTask: Task<Void, Never>?
     var connectedSince: Date?
     var lastError: String?
@@ -49,6 +51,11 @@ public actor Agent {
     var announcedCallIds = PushDeduplicator()
     /// Pushes waiting for their call to be announced (see Agent+Push), by call id.
     var announcementWaiters: [String: [CheckedContinuation<Bool, Never>]] = [:]
+    /// Sleep, keep-time refreshes and sessions lost while asleep (Agent+SleepRefresh).
+    var sleeper = SleepState()
+    /// Whether a call was up when last looked at (the start of an attempt, a lost connection): no
+    /// reconnect spread then.
+    var callUpHint = false
 
     /// Creates the agent; nothing happens until `start()`.
     /// `pushLedger`: the daemon's (nil: one in the state directory).
@@ -135,6 +142,7 @@ public actor Agent {
         reconnects.configure(spreadWindow: newConfig.reconnectSpread, backoffCap: newConfig.backoffCap)
         config = newConfig
         await callManager.reload(config: newConfig)
+        sleepModeReloaded()
     }
 
     /// Steps down for a replacement agent (a reload that changed the connection or the account):
@@ -143,6 +151,7 @@ public actor Agent {
     public func retire() async {
         phase = .stopping
         retryTask?.cancel()
+        stopSleepTimers()
         await callManager.hangupAll()
         await session.disconnect()
         pumpTask?.cancel()
@@ -154,7 +163,8 @@ public actor Agent {
     /// nothing; concurrent calls share one attempt. Never waits for the reconnect spread: it cancels
     /// a spread wait, and a refused token logs in within the same attempt.
     public func wake(reason: String) async -> WakeResult {
-        await wake(reason: reason, explicit: true)
+        explicitWakeEndsRequestedSleep()
+        return await wake(reason: reason, explicit: true)
     }
 
     /// `explicit`: a push or a `reconnect` command (a call may be waiting), not the agent's own
@@ -170,6 +180,7 @@ public actor Agent {
         retryTask?.cancel()
         retryTask = nil
         retryAt = nil
+        cancelRefresh()
         let task = Task { await self.attempt(reason: reason, explicit: explicit) }
         attemptTask = task
         let result = await task.value
@@ -177,30 +188,11 @@ public actor Agent {
         return result
     }
 
-    /// Closes the socket on purpose; the server keeps the session. Stays asleep until `wake`.
-    public func sleep() async throws(AgentError) {
-        guard config.keepAlive else {
-            throw AgentError("cannot sleep: keepalive is off, the server would drop the session")
-        }
-        if let running = attemptTask { _ = await running.value }
-        guard (try? tokenStore.load()) != nil else {
-            throw AgentError("cannot sleep: no session token yet (the agent has not logged in)")
-        }
-        retryTask?.cancel()
-        retryTask = nil
-        retryAt = nil
-        phase = .asleep
-        connectedSince = nil
-        await session.disconnect()
-        Log.info("agent", "asleep; the server keeps the session until a push or `wcs-agent reconnect`")
-        publishEvent(.state(phase.rawValue))
-        notifier?.status("asleep (session kept by the server)")
-    }
-
     /// Stops: closes the socket (keepAlive keeps the server session) and cancels retries.
     public func shutdown() async {
         phase = .stopping
         retryTask?.cancel()
+        stopSleepTimers()
         notifier?.stopping()
         await session.disconnect()
         pumpTask?.cancel()
@@ -214,6 +206,7 @@ public actor Agent {
     public func hangup(_ callId: String?) async throws(AgentError) -> String { try await callManager.hangup(callId) }
     /// Calls `number` with the configured audio; returns the new call id.
     public func call(_ number: String) async throws(AgentError) -> String {
+        if phase == .asleep { _ = await wake(reason: "outgoing call") }  // a sleeping phone still dials out
         guard phase == .online else { throw AgentError("not connected to the server (\(phase.rawValue))") }
         return try await callManager.call(number)
     }
@@ -258,12 +251,16 @@ public actor Agent {
             connectedSince: connectedSince.map(AgentClock.iso),
             tokenAgeSeconds: stored.map { Int(Date().timeIntervalSince($0.savedAt)) },
             sessionId: info?.sessionId, sipLogin: info?.sipLogin ?? config.sipLogin, lastError: lastError,
-            nextRetryInSeconds: retryAt.map { max(0, ($0.timeIntervalSinceNow * 10).rounded() / 10) })
+            nextRetryInSeconds: retryAt.map { max(0, ($0.timeIntervalSinceNow * 10).rounded() / 10) },
+            sleep: sleepStatus())
     }
 
     // MARK: - Connecting
 
     private func attempt(reason: String, explicit: Bool) async -> WakeResult {
+        // From sleep (or retrying a refresh): a refused token means the server lost the session while we slept.
+        let fromSleep = sleeper.aliveUntil != nil
+        callUpHint = await !callManager.list().isEmpty
         phase = .connecting
         publishEvent(.state(phase.rawValue, reason: reason))
         notifier?.status("connecting to \(config.server) (\(reason))")
@@ -280,10 +277,12 @@ public actor Agent {
                 storedAddress = address
                 await session.preferServerAddress(address)  // this process has not connected yet
             }
-            let loginIfRefused = explicit || reconnects.logsInRightAfterRefusedToken
+            // A sleeping agent's refreshes are spread already; a call needs its signaling now.
+            let loginIfRefused = explicit || fromSleep || callUpHint || reconnects.logsInRightAfterRefusedToken
             let outcome = await session.resume(token: Secret(stored.token), sessionId: stored.sessionId,
                                                loginIfRefused: loginIfRefused)
-            let result = await confirmed(handle(outcome, stored: stored))
+            if case .failed = outcome { await keepRotatedToken(stored: stored) }
+            let result = await confirmed(handle(outcome, stored: stored, fromSleep: fromSleep, reason: reason))
             await keepServerAddress()
             return result
         }
@@ -312,7 +311,7 @@ public actor Agent {
         return .failed
     }
 
-    private func handle(_ outcome: ResumeOutcome, stored: StoredToken) -> WakeResult {
+    private func handle(_ outcome: ResumeOutcome, stored: StoredToken, fromSleep: Bool, reason: String) -> WakeResult {
         switch outcome {
         case .resumed(let info):
             if info.token.value != stored.token { save(info) }  // rotated by the server: same session, calls kept
@@ -326,6 +325,7 @@ public actor Agent {
             return .resumedWithPendingCall
         case .reloggedIn(let result, let why):
             Log.notice("agent", "token no longer valid (\(why)); logged in again with a new session")
+            if fromSleep { sessionLostWhileAsleep(detectedBy: reason) }
             loseCalls("the server session was lost (\(why))")
             return handleLogin(result, relogin: true)
         case .failed(let error) where error.kind == .loginDeferred:
@@ -333,7 +333,7 @@ public actor Agent {
             try? tokenStore.clear()
             loseCalls("the server session was lost (token refused)")
             lastError = "the server refused the session token (\(error.message))"
-            Log.notice("agent", "\(lastError!); logging in after the reconnect spread")
+            Log.notice("agent", "\(lastError!); logging in after the \(reconnects.hadSession ? "reconnect spread" : "start jitter")")
             scheduleRetry(after: .tokenRefused)
             return .failed
         case .failed(let error):
@@ -380,7 +380,7 @@ public actor Agent {
         }
     }
 
-    private func save(_ info: SessionInfo) {
+    func save(_ info: SessionInfo) {
         do {
             try tokenStore.save(StoredToken(server: config.server, token: info.token.value,
                                             sessionId: info.sessionId, savedAt: Date(), address: storedAddress))
@@ -400,6 +400,7 @@ public actor Agent {
         publishEvent(event)
         publishEvent(.state(phase.rawValue))
         notifyState("online, session \(info.sessionId ?? "?")")
+        cameOnline()
     }
 
     private func failed(_ error: SessionError, retry: Bool) -> WakeResult {
@@ -418,7 +419,7 @@ public actor Agent {
 
     /// Waits (spread or backoff, see `ReconnectSchedule`), then tries again unless woken before.
     func scheduleRetry(after cause: ReconnectCause) {
-        let wait = reconnects.next(after: cause)
+        let wait = reconnects.next(after: cause, callUp: callUpHint)
         let delay = wait.seconds
         retryIsSpread = wait.isSpread
         phase = .waitingToRetry
@@ -426,6 +427,9 @@ public actor Agent {
         if wait.isSpread {
             Log.info("agent", "\(cause): first attempt in \(DecimalText.fixed(delay, decimals: 1)) s (reconnect_spread "
                      + "\(reconnects.spread.window) s; a push or `wcs-agent reconnect` goes at once)")
+        } else if wait.isStartJitter {
+            Log.info("agent", "\(cause) at start: logging in in \(DecimalText.fixed(delay, decimals: 1)) s (start jitter, "
+                     + "at most \(DecimalText.fixed(reconnects.startJitter, decimals: 1)) s; a push or `wcs-agent reconnect` goes at once)")
         } else {
             Log.info("agent", "next attempt in \(DecimalText.fixed(delay, decimals: 1)) s")
         }

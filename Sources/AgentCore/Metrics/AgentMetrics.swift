@@ -24,7 +24,8 @@ struct MetricsSnapshot: Sendable {
 /// `registered`, `has_token`, `token_age_seconds`, `last_pong_age_seconds`, `logins_total`,
 /// `relogins_total`, `resumes_total`, `disconnects_total`, `registration_failures_total`,
 /// `wake_duration_seconds` (histogram), `incoming_calls_total`, `calls_ended_total{result}`,
-/// `calls_rejected_busy_total`, `missed_while_asleep_total`, `calls_active`, and per live call
+/// `calls_rejected_busy_total`, `missed_while_asleep_total`, `sleep_refreshes_total`,
+/// `sessions_lost_while_asleep_total`, `calls_active`, and per live call
 /// (`call_id`, `direction` labels) `call_packets_received_total`, `call_packets_lost_total`,
 /// `call_loss_ratio`, `call_jitter_seconds`, `call_rtt_seconds`. docs/metrics.md explains each.
 ///
@@ -85,6 +86,8 @@ enum AgentMetrics {
         }
         counter(&out, "calls_rejected_busy_total", "Incoming calls declined at once as busy (max_calls reached, or an answer rule said reject).", c.rejectedAsBusy)
         counter(&out, "missed_while_asleep_total", "Pushed calls that ended before the session came back.", c.missedWhileAsleep)
+        counter(&out, "sleep_refreshes_total", "Resumes by token of a sleeping agent to keep its server session ([agent] session_keep).", c.sleepRefreshes)
+        counter(&out, "sessions_lost_while_asleep_total", "Server sessions found gone while the agent slept (a fresh login followed; calls in between could not reach it).", c.sessionsLostWhileAsleep)
         pushFamilies(&out, c)
         gauge(&out, "calls_active", "Calls the agent holds now (ringing, talking, held, ending).", Double(s.calls.count))
         callFamilies(&out, s.calls)
@@ -92,7 +95,7 @@ enum AgentMetrics {
     }
 
     /// Outcomes a push may have (`PushOutcome` and `invalid`), each source's series always present.
-    static let pushOutcomes = ["ringing", "missed", "duplicate", "not_connected", "invalid"]
+    static let pushOutcomes = ["ringing", "missed", "ended", "answered_elsewhere", "duplicate", "not_connected", "invalid"]
 
     /// Pushes by source and outcome; each broker intake's connection.
     private static func pushFamilies(_ out: inout PrometheusText, _ c: MetricsCollector.Counters) {

@@ -19,6 +19,9 @@ final class MetricsCollector: Sendable {
         var disconnects = 0
         var registrationFailures = 0
         var missedWhileAsleep = 0
+        var sessionsLostWhileAsleep = 0
+        /// Keep-time refreshes of a sleeping agent (`state` connecting with reason `refresh`).
+        var sleepRefreshes = 0
         var rejectedAsBusy = 0
         var incomingCalls = 0
         var callsEnded: [String: Int] = Dictionary(uniqueKeysWithValues: CallEndResult.allCases.map { ($0.rawValue, 0) })
@@ -64,9 +67,10 @@ final class MetricsCollector: Sendable {
         let now = clock()
         state.withLock { s in
             switch event {
-            case .state(let phase, _, _):
+            case .state(let phase, let reason, _):
                 if phase == AgentPhase.connecting.rawValue {
                     s.attemptStartedAt = now
+                    if reason == Agent.refreshReason { s.counters.sleepRefreshes += 1 }
                 } else if phase == AgentPhase.online.rawValue {
                     if let started = s.attemptStartedAt { s.counters.wake.observe(max(0, now - started)) }
                     s.attemptStartedAt = nil
@@ -79,6 +83,7 @@ final class MetricsCollector: Sendable {
             case .disconnected: s.counters.disconnects += 1
             case .registrationFailed: s.counters.registrationFailures += 1
             case .missedCall: s.counters.missedWhileAsleep += 1
+            case .sessionLostWhileAsleep: s.counters.sessionsLostWhileAsleep += 1
             case .callRejected: s.counters.rejectedAsBusy += 1
             case .incomingCall(_, let replayed, _):
                 if !replayed { s.counters.incomingCalls += 1 }

@@ -24,11 +24,11 @@ final class TakenPushDelivery: Sendable {
         let task = Task { [weak self] in
             defer { self?.running.withLock { _ = $0.tasks.removeValue(forKey: id) } }
             var backoff = Backoff(base: 1, cap: 30)
-            let started = FileDescriptorIO.monotonicNow()
+            let started = MonotonicTime.now()
             while true {
                 let result = await host.current.wake(taken: payload, source: source)
                 guard result.outcome == .notConnected else { return }
-                guard FileDescriptorIO.monotonicNow() - started < Self.retryWindow else {
+                guard MonotonicTime.now() - started < Self.retryWindow else {
                     Log.warning("push", "push for call \(payload.callId) (\(source.rawValue)): the session did not come back "
                                 + "within \(Int(Self.retryWindow)) s; giving it up")
                     host.current.pushLedger.release(payload.callId)

@@ -67,6 +67,8 @@ public struct ConfigReloadPlan: Sendable, Equatable {
             changed("[agent] log_level", \.logLevel, from: old, to: new),
             changed("[agent] backoff_cap", \.backoffCap, from: old, to: new),
             changed("[agent] reconnect_spread", \.reconnectSpread, from: old, to: new),
+            changed("[agent] session_keep", \.sessionKeep, from: old, to: new),
+            changed("[agent] sleep", \.sleepMode, from: old, to: new),
             changed("[sip] password_file", \.sipPasswordFile, from: old, to: new),
             changed("[audio] source", \.audioSource, from: old, to: new),
             changed("[audio] sink", \.audioSink, from: old, to: new),

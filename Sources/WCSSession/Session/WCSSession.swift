@@ -13,9 +13,10 @@ import MainLoop
 /// previous one first, so there are never two connections). Events arrive on `events` in order.
 ///
 /// Decisions on open points of the protocol doc (see Sources/WCSSession/README.md):
-/// a resume sends no SIP fields; a `getUserData` with a different token for a different session, a
-/// `fail`, or a close before `getUserData` means the token is gone and a full login follows; a new
-/// token for the same `sessionId` is a rotation (resumed, new token); a `registered` before
+/// a resume sends no SIP fields; a `fail` or a close before `getUserData` means the token is gone and a
+/// full login follows; a `getUserData` with a new token is a rotation (resumed, new token) when the
+/// server shows it still holds our session (`sameSessionAfterNewToken`: our registration, never the
+/// inferred `sessionId` alone), else a new session and a full login; a `registered` before
 /// `getUserData` counts; a socket lost before the resume returns fails it, one lost later is an ordinary
 /// `.disconnected`; a resumed session whose
 /// `getUserData` echoes `sipRegisterRequired: true` counts as registered (no `registered` is
@@ -100,8 +101,8 @@ public actor WCSSession {
     /// Comes back to the server session of `token`. Never two sockets: any current one closes
     /// first. When the token is refused, gone or replaced by a different session, a full login
     /// follows (if credentials are configured) and `.reloggedIn` carries the new token to store.
-    /// A new token for the **same** session (`sessionId` equal to `sessionId`, or to the session
-    /// held before) is a rotation: the outcome is `.resumed` with the new token in its info.
+    /// A new token for the **same** session (see `sameSessionAfterNewToken`) is a rotation: the
+    /// outcome is `.resumed` with the new token in its info.
     /// Returns as soon as `getUserData` is handled (no settle wait). A socket that died by then gives
     /// `.failed(.closed)`, never `.resumed`; one that dies later is reported as `.disconnected`. Ringing
     /// calls the server replays after the outcome are still delivered as `.incomingCall(replayed: true)`.
@@ -117,12 +118,12 @@ public actor WCSSession {
         switch await open(request) {
         case .established(let user):
             if user.authToken != token {
-                guard let id = user.sessionId, id == heldSession else {
-                    Log.notice("session", "resume: server issued a different token for a different session; logging in again")
+                guard await sameSessionAfterNewToken(user, heldSession: heldSession) else {
+                    Log.notice("session", "resume: the server answered with a new token but not our registration: a new session; logging in again")
                     closeSocket()
                     return await relogin(reason: "server started a new session", loginIfRefused)
                 }
-                Log.notice("session", "resume: the server rotated the token of session \(id); keeping the session")
+                Log.notice("session", "resume: the server rotated the token of session \(user.sessionId ?? heldSession ?? "?"); keeping the session")
             }
             let info = SessionInfo(token: user.authToken, sessionId: user.sessionId, sipLogin: user.sipLogin)
             sessionInfo = info
@@ -153,6 +154,29 @@ public actor WCSSession {
             abortSocket()
             return .failed(SessionError(.timeout, "no getUserData within \(Int(configuration.connectTimeout)) s"))
         }
+    }
+
+    /// Seconds a resume answered with a new token and no other sign of our session waits for a
+    /// `registered` before it counts as a new session.
+    static let registeredAfterNewTokenWait: Double = 1
+
+    /// Whether a resume's `getUserData` that carries a different token is still our session. What the
+    /// server certainly did: it answered our token with `getUserData`, not `fail`. What decides is
+    /// whether it still holds our SIP registration (protocol doc §5.2: a new session made from a resume
+    /// has none, since a resume carries no SIP fields):
+    /// - nothing to lose (no registration asked for): ours;
+    /// - `registered` arrived (before `getUserData`, or within `registeredAfterNewTokenWait`): ours;
+    /// - `getUserData` echoes our SIP login, which the resume did not carry: the server took it from
+    ///   our session: ours;
+    /// - the same `sessionId` as held: ours (`sessionId` is inferred, so only ever a sign for, never
+    ///   against: a server that omits it or changes it with the token is judged by the above).
+    private func sameSessionAfterNewToken(_ user: UserData, heldSession: String?) async -> Bool {
+        if let id = user.sessionId, id == heldSession { return true }
+        guard configuration.registerRequired, let credentials = configuration.credentials else { return true }
+        if case .registered? = registration { return true }
+        if let login = user.sipLogin, login == credentials.login { return true }
+        if case .registered? = await waitForRegistration(limit: Self.registeredAfterNewTokenWait) { return true }
+        return false
     }
 
     /// Whether the open socket's path still holds: the kernel routes to the server from the socket's
@@ -422,10 +446,10 @@ public actor WCSSession {
         eventSink.yield(event)
     }
 
-    private func waitForRegistration() async -> RegistrationResult? {
+    private func waitForRegistration(limit: Double? = nil) async -> RegistrationResult? {
         if let registration { return registration }
         let gen = generation
-        let limit = configuration.registrationTimeout
+        let limit = limit ?? configuration.registrationTimeout
         let timer = Task { [weak self] in
             try? await Task.sleep(for: .seconds(limit))
             await self?.registrationTimedOut(generation: gen)

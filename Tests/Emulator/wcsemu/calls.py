@@ -90,6 +90,7 @@ class CallManager:
         call.ended_at = time.time()
         self._cancel_timers(call)
         log.info("call %s ended: %s (%s, %s)", call.id, status, info, reason)
+        self.emulator.delivery.on_ended(call)
         if notify:
             obj = call.status_object(status, info)
             if not await self._send(call, "finish", [obj]):
@@ -119,7 +120,8 @@ class CallManager:
         session = self.emulator.sessions.registered_for(login)
         if session is None:
             call.state, call.end_reason, call.ended_at = FAILED, "not_registered", time.time()
-            log.info("INVITE %s -> %s: no registered session, call %s failed", caller, login, call.id)
+            reason = self.emulator.delivery.no_route(call)
+            log.info("INVITE %s -> %s: no registered session (%s), call %s failed", caller, login, reason, call.id)
             return call
         call.session_id = session.id
         session.call_ids.append(call.id)
@@ -148,6 +150,7 @@ class CallManager:
         return call
 
     async def _announce(self, call: Call, conn) -> None:
+        self.emulator.delivery.on_announced(call)
         spoiled = spoiled_offer_frame(call.id, call.offer_fault)
         if spoiled is not None:
             await conn.send_raw(spoiled)

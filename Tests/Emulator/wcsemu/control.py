@@ -15,6 +15,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Tuple
 
 from .calls import CALLEE_BEHAVIORS, OFFER_FAULTS
 from .settings import is_valid_media_source
+from .variant_settings import RESTART_SESSION_MODES
 
 log = logging.getLogger("wcsemu.control")
 
@@ -77,6 +78,7 @@ class ControlApi:
             ("POST", "/callee"): self.callee,
             ("POST", "/restart"): self.restart,
             ("GET", "/attempts"): self.attempts,
+            ("GET", "/undeliverable"): self.undeliverable,
         }
 
     # -- HTTP plumbing ---------------------------------------------------------------------------
@@ -253,7 +255,8 @@ class ControlApi:
         call = await self.emu.calls.ring(login, caller, display, source, timeout, fault, offer, no_finish,
                                          external_offer=external, call_id=call_id)
         return {"callId": call.id, "uuid": call.uuid, "state": call.state, "pushed": call.pushed,
-                "session": call.session_id, "reason": call.end_reason}
+                "session": call.session_id, "reason": call.end_reason,
+                "undeliverable": self.emu.delivery.reason_of(call.id)}
 
     async def hangup(self, body, query):
         call = self._call_named(body)
@@ -350,9 +353,19 @@ class ControlApi:
 
     async def restart(self, body, query):
         abort = _flag(body, "abort", False)
+        sessions = body.get("sessions", self.emu.settings.restart_sessions)
+        if sessions not in RESTART_SESSION_MODES:
+            raise ApiError(400, "'sessions' must be " + " or ".join(RESTART_SESSION_MODES))
         moment = time.time()
-        await self.emu.restart(abort=abort)
-        return {"restarted": True, "time": moment}
+        kept = await self.emu.restart(abort=abort, keep_sessions=sessions == "keep")
+        return {"restarted": True, "time": moment, "sessions": sessions, "kept": kept}
+
+    async def undeliverable(self, body, query):
+        try:
+            since = float(query.get("since", 0))
+        except ValueError:
+            raise ApiError(400, "'since' must be a number (epoch seconds)") from None
+        return self.emu.delivery.view(query.get("login"), since)
 
     async def attempts(self, body, query):
         try:

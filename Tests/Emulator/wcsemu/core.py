@@ -8,6 +8,7 @@ from typing import Any, Dict, Optional
 
 from .admission import Admission
 from .calls import CallManager
+from .delivery import DeliveryLedger
 from .connection import ClientConnection
 from .frames import redact
 from .media import create_engine
@@ -35,6 +36,7 @@ class Emulator:
         self.sessions = SessionManager(self)
         self.calls = CallManager(self)
         self.push = PushSender(self)
+        self.delivery = DeliveryLedger(self)
         self.admission = Admission(self)
         self.variants = ServerVariants(self)
         self.call_variants = CallVariants(self)
@@ -114,19 +116,25 @@ class Emulator:
         """A server-generated callId for an incoming call."""
         return new_id()
 
-    async def restart(self, abort: bool = False) -> None:
-        """Simulates a server restart: every session is lost and every socket closed (or aborted)."""
-        log.info("restart: dropping %d sessions and %d sockets", len(self.sessions.by_id),
-                 len(self.connections))
+    async def restart(self, abort: bool = False, keep_sessions: bool = False) -> int:
+        """Simulates a server restart: every socket closed with 1012 (or aborted); every session is
+        lost, or with `keep_sessions` (a server that keeps sessions across restarts) every keepAlive
+        session is kept detached, with its token and registration. Returns how many were kept."""
+        log.info("restart: %s %d sessions, closing %d sockets", "keeping" if keep_sessions else "dropping",
+                 len(self.sessions.by_id), len(self.connections))
         for conn in list(self.connections):
-            conn.session = None
+            if not keep_sessions:
+                conn.session = None
             if abort:
                 conn.abort()
             else:
                 conn.close(1012, "Service restart")
+        if keep_sessions:
+            return sum(1 for s in self.sessions.all() if s.keep_alive)
         for session in self.sessions.all():
             session.conn = None
             await self.sessions.destroy(session, "server restart")
+        return 0
 
     async def shutdown(self) -> None:
         """Releases media (the WebSocket server closes its own connections)."""

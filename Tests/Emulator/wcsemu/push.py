@@ -36,11 +36,20 @@ class PushSender:
         body = json.dumps(payload).encode()
         settings = self.emulator.settings
         log.info("push for call %s to login %s", call.id, session.login)
+        targets = int(bool(settings.push_url)) + int(bool(settings.push_command))
+        if targets == 0:
+            self.emulator.delivery.on_push_outcome(call, record, 0)
         if settings.push_url:
-            asyncio.create_task(self._post(settings.push_url, body, record))
+            asyncio.create_task(self._delivered(call, record, targets, self._post(settings.push_url, body, record)))
         if settings.push_command:
-            asyncio.create_task(self._run(settings.push_command, body, record))
+            asyncio.create_task(self._delivered(call, record, targets, self._run(settings.push_command, body, record)))
         return record
+
+    async def _delivered(self, call, record: Dict[str, Any], targets: int, delivery) -> None:
+        """Runs one delivery; once the last one finished, tells the delivery ledger how they went."""
+        await delivery
+        if len(record["deliveries"]) == targets:
+            self.emulator.delivery.on_push_outcome(call, record, targets)
 
     async def _post(self, url: str, body: bytes, record: Dict[str, Any]) -> None:
         def post() -> Dict[str, Any]:

@@ -54,6 +54,8 @@ class Settings:
     detached_finish: str = "silent"
     connection_delay: float = 0.0
     ice_lite: bool = False
+    session_id: str = "send"
+    restart_sessions: str = "forget"
     # call variants (call_variants.py)
     duplicate_notify_ms: Optional[float] = None
     answered_elsewhere: Optional[float] = None

@@ -12,7 +12,9 @@ from .call_variants import CALL_VARIANT_DEFAULTS, CALL_VARIANT_FIELDS, add_call_
 from .converters import argparse_type as _arg, choice as _choice, integer_at_least
 
 RESUME_REGISTERED_MODES = ("no", "yes")
-RESUME_TOKEN_MODES = ("same", "rotate")
+RESUME_TOKEN_MODES = ("same", "rotate", "once")
+SESSION_ID_MODES = ("send", "omit")
+RESTART_SESSION_MODES = ("forget", "keep")
 REGISTERED_ORDERS = ("after", "before")
 DETACHED_FINISH_MODES = ("silent", "replay")
 
@@ -26,6 +28,8 @@ VARIANT_DEFAULTS: Dict[str, Any] = {
     "detached_finish": "silent",
     "connection_delay": 0.0,
     "ice_lite": False,
+    "session_id": "send",
+    "restart_sessions": "forget",
     **CALL_VARIANT_DEFAULTS,
 }
 
@@ -73,6 +77,8 @@ VARIANT_FIELDS: Dict[str, Callable[[Any], Any]] = {
     "detached_finish": _choice(DETACHED_FINISH_MODES),
     "connection_delay": _seconds,
     "ice_lite": _flag,
+    "session_id": _choice(SESSION_ID_MODES),
+    "restart_sessions": _choice(RESTART_SESSION_MODES),
     **CALL_VARIANT_FIELDS,
 }
 
@@ -83,8 +89,16 @@ def add_variant_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--resume-registered", choices=RESUME_REGISTERED_MODES, default="no",
                        help="re-send `registered` after a token resume of a registered session (default no)")
     group.add_argument("--resume-token", choices=RESUME_TOKEN_MODES, default="same",
-                       help="token in a resume's getUserData: the same one, or a new one for the same "
-                            "session (the old token stops working) (default same)")
+                       help="token in a resume's getUserData: the same one, a new one for the same "
+                            "session (rotate: the old token stops working), or once: every token is spent "
+                            "the moment a `connection` presents it, even if the resume then fails "
+                            "(default same)")
+    group.add_argument("--session-id", choices=SESSION_ID_MODES, default="send",
+                       help="getUserData carries sessionId (send), or not (omit: the field is inferred "
+                            "in the protocol notes) (default send)")
+    group.add_argument("--restart-sessions", choices=RESTART_SESSION_MODES, default="forget",
+                       help="what POST /restart does to sessions: forget every one (tokens refused "
+                            "after), or keep the keepAlive ones detached (default forget)")
     group.add_argument("--registered-order", choices=REGISTERED_ORDERS, default="after",
                        help="`registered` after getUserData, or before it (default after)")
     group.add_argument("--resume-drop-ms", type=_arg(_optional_ms), default=None, metavar="MS",

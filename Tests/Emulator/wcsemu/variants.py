@@ -46,6 +46,7 @@ class ServerVariants:
         The socket keeps being served while the answer waits (pings, pongs); a second `connection`
         meanwhile is ignored, and nothing is answered if the socket closed in between.
         """
+        self._spend_presented_token(conn, obj)
         delay = self.settings.connection_delay
         if delay <= 0:
             await handler(conn, obj)
@@ -80,6 +81,7 @@ class ServerVariants:
         if self.settings.resume_token == "rotate":
             self.emulator.sessions.rotate_token(session)
             log.info("session %s: token rotated on resume (the old one no longer works)", session.id)
+        # resume_token once: rotated already when the token was presented (_spend_presented_token)
         registration = None
         if self.settings.resume_registered == "yes" and session.registered:
             registration = REGISTERED_FRAME
@@ -87,7 +89,7 @@ class ServerVariants:
         await self._replay_finishes(conn, session)
 
     async def _send_ordered(self, conn, session, registration, after_user_data) -> None:
-        frames = [("getUserData", [session.user_data()])]
+        frames = [("getUserData", [self.user_data(session)])]
         if registration is not None:
             if self.settings.registered_order == "before":
                 frames.insert(0, registration)
@@ -133,6 +135,27 @@ class ServerVariants:
         for obj in pending:
             log.info("call %s: finish replayed to %r", obj.get("callId"), conn)
             await conn.send("finish", [obj])
+
+    def user_data(self, session) -> Dict[str, Any]:
+        """The session's getUserData object, without `sessionId` with --session-id omit."""
+        data = session.user_data()
+        if self.settings.session_id == "omit":
+            data.pop("sessionId", None)
+        return data
+
+    def _spend_presented_token(self, conn, obj: Any) -> None:
+        """--resume-token once: a token is spent the moment a `connection` presents it: the session
+        gets a new one at once (sent in getUserData, if the resume gets that far); the presented one
+        never works again, even when the socket dies before the answer."""
+        if self.settings.resume_token != "once" or not isinstance(obj, dict):
+            return
+        token = obj.get("authToken")
+        session = self.emulator.sessions.by_token.get(token) if isinstance(token, str) else None
+        if session is None:
+            return
+        self.emulator.sessions.rotate_token(session)
+        obj["authToken"] = session.token
+        log.info("%r token of session %s spent on presentation; the next one is issued", conn, session.id)
 
     # -- unknown token ---------------------------------------------------------------------------
 
