@@ -54,6 +54,15 @@ struct PromptStateTests {
         #expect(state.calls.isEmpty)
     }
 
+    /// A ringing call another device answered: the prompt says so, not "ended (finish)".
+    @Test func aCallAnsweredElsewhereIsNotedAsSuch() {
+        var state = PromptState()
+        _ = state.apply(status: Self.status([Self.call("c2", "RING")]), now: Self.t0)
+        let ended = state.apply(event: ["type": "call_ended", "call_id": "c2", "status": "FINISH", "end_result": "answered_elsewhere"],
+                                now: Self.t0)
+        #expect(ended.notes == ["Call with Alice <1002> ended (answered elsewhere)"])
+    }
+
     static func actions(_ decoder: inout PromptKeyDecoder, _ bytes: [UInt8], typing: Bool) -> [PromptAction] {
         decoder.feed(bytes).compactMap { PromptKeyDecoder.action($0, typing: typing) }
     }

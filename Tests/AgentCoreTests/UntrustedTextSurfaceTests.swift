@@ -83,6 +83,28 @@ import WCSSession
         }
     }
 
+    /// A push whose call id and handle (the caller) carry the attack, for a call the server never
+    /// announces: the `reconnect --payload` line, the missed-call record in `history` and the log
+    /// show them escaped.
+    @Test func aHostilePushIsShownEscaped() async throws {
+        try await onThread {
+            let h = try AgentHarness()
+            try h.start()
+            try h.sleepAgent()
+            let payload = #"{"id":"ghost\u001b[2J\u202e","uuid":"u-1","handle":"\u001b]52;c;eA==\u0007\u009b31m"}"#
+            let file = h.scratch.file("push.json")
+            try payload.write(toFile: file, atomically: true, encoding: .utf8)
+            let line = try h.cli(["reconnect", "--payload", file, "--socket", h.socketPath])
+            #expect(line.output.contains("push for call ghost\\x1b[2J\\u{202e}"), "\(line.output)")
+            try h.waitFor("the missed call recorded") { h.callRecords().count == 1 }
+            let surfaces = [("reconnect --payload", line.output), ("history", try h.cli(["history", "--state-dir", h.stateDir]).output),
+                            ("log", h.log())]
+            for (surface, text) in surfaces {
+                #expect(Self.rawAttack(in: text).isEmpty, "\(surface) shows \(Self.rawAttack(in: text)) raw")
+            }
+        }
+    }
+
     /// The prompt (a real pseudo-terminal): the ringing line shows the name escaped; the raw attack
     /// (OSC 52, the 8-bit CSI, the bidi overrides) never reaches the terminal.
     @Test func thePromptShowsTheNameEscaped() async throws {

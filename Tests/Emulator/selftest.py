@@ -16,6 +16,7 @@ import tempfile
 import threading
 
 from emulator_harness import Emulator, Runner, connect
+from selftest_faults import fault_checks
 from selftest_deaf import DeafChecks
 from selftest_variants import VariantChecks, cli_flags
 
@@ -518,6 +519,7 @@ async def main() -> int:
         os.unlink(push_file)
     await tls_mode(runner)
     await cli_flags(runner)
+    await fault_checks(runner)
     return runner.summary(emulator)
 
 

@@ -10,8 +10,16 @@ public struct AgentConfig: Sendable, Equatable {
     /// Default control socket when `$RUNTIME_DIRECTORY` is not set.
     public static let defaultSocketPath = ClientCommands.defaultSocketPath
 
-    /// WCS WebSocket URL (`ws://` or `wss://`). Required.
+    /// WCS WebSocket URL (`ws://` or `wss://`): the first (primary) server of `[server] url`. Required.
     public var server: String
+    /// The backup servers of `[server] url`, in priority order after `server` (see `ServerFailover`).
+    public var fallbackServers: [String] = []
+    /// Seconds the primary must answer probes, without a break, before the agent leaves a backup for
+    /// it (`[server] failback_after`; 0 = stay on the backup until it fails). Never during a call.
+    public var failbackAfter: Double = 300
+    /// Seconds to wait for the SIP registration's answer after a login (`[sip] register_timeout`); no
+    /// answer in time is a transient failure, retried.
+    public var registerTimeout: Double = 15
     /// WCS application key sent in `connect`.
     public var appKey: String = "defaultApp"
     /// SIP login (user part); `nil` for a signaling-only session.
@@ -126,6 +134,9 @@ public struct AgentConfig: Sendable, Equatable {
         self.server = server
     }
 
+    /// Every server in priority order: `server`, then `fallbackServers`.
+    public var servers: [String] { [server] + fallbackServers }
+
     /// `sipAuthName`, or `sipLogin` when no separate auth name is set.
     public var effectiveSipAuthName: String? { sipAuthName ?? sipLogin }
 }
@@ -145,7 +156,8 @@ extension AgentConfig: CustomStringConvertible, CustomReflectable {
     /// Mirror with the password replaced by `<set>`/`<unset>`, so `dump()` never shows it.
     public var customMirror: Mirror {
         Mirror(self, children: [
-            "server": server, "appKey": appKey, "sipLogin": sipLogin as Any, "sipAuthName": sipAuthName as Any,
+            "server": server, "fallbackServers": fallbackServers, "failbackAfter": failbackAfter,
+            "registerTimeout": registerTimeout, "appKey": appKey, "sipLogin": sipLogin as Any, "sipAuthName": sipAuthName as Any,
             "sipPassword": sipPassword == nil ? "<unset>" : "<set>", "sipPasswordFile": sipPasswordFile as Any,
             "sipDomain": sipDomain as Any, "sipOutboundProxy": sipOutboundProxy as Any, "sipPort": sipPort as Any,
             "register": register, "keepAlive": keepAlive, "stateDir": stateDir, "socketPath": socketPath,

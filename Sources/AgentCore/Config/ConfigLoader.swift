@@ -22,8 +22,8 @@ public enum ConfigLoader {
 
     /// Sections and keys allowed in the config file. Later features add their sections here.
     public static let fileSchema: [String: Set<String>] = [
-        "server": ["url", "app_key", "ca_file", "insecure_tls", "connect_timeout"],
-        "sip": ["login", "auth_name", "password_file", "domain", "outbound_proxy", "port", "register"],
+        "server": ["url", "app_key", "ca_file", "insecure_tls", "connect_timeout", "failback_after"],
+        "sip": ["login", "auth_name", "password_file", "domain", "outbound_proxy", "port", "register", "register_timeout"],
         "agent": ["state_dir", "socket", "socket_group", "log_level", "keepalive", "receive_probes", "probes_interval", "backoff_cap",
                   "reconnect_spread", "tcp_timeout", "watch_network", "session_keep", "sleep"],
         "audio": ["source", "sink", "answer"],
@@ -71,6 +71,7 @@ public enum ConfigLoader {
         if config.sipAuthName == nil { config.sipAuthName = config.sipLogin }
         try loadPassword(into: &config, flagFile: parsed.value("--sip-password-file"),
                          configFile: passwordFileFromFile, environment: environment)
+        try splitServerList(&config)
         try validate(config, configPath: parsed.value("--config"))
         return config
     }
@@ -98,6 +99,7 @@ public enum ConfigLoader {
         if let ca = try server.path("ca_file") { config.caFile = ca }
         if let insecure = try server.bool("insecure_tls") { config.insecureTLS = insecure }
         if let timeout = try server.seconds("connect_timeout", in: 0.1...3600) { config.connectTimeout = timeout }
+        if let after = try server.seconds("failback_after", in: 0...86400) { config.failbackAfter = after }
 
         let sip = file.section("sip")
         if let login = try sip.nonEmptyString("login") { config.sipLogin = login }
@@ -106,6 +108,7 @@ public enum ConfigLoader {
         if let proxy = try sip.nonEmptyString("outbound_proxy") { config.sipOutboundProxy = proxy }
         if let port = try sip.int("port", in: 1...65535) { config.sipPort = port }
         if let register = try sip.bool("register") { config.register = register }
+        if let timeout = try sip.seconds("register_timeout", in: 0.1...600) { config.registerTimeout = timeout }
 
         let agent = file.section("agent")
         if let dir = try agent.path("state_dir") { config.stateDir = dir }
@@ -316,6 +319,22 @@ public enum ConfigLoader {
         guard data.firstRange(of: Array("-----BEGIN CERTIFICATE-----".utf8)) != nil else {
             throw ConfigError("CA file \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
         }
+    }
+
+    /// `[server] url` (or `--server`) may list several URLs, separated by commas or spaces, in priority
+    /// order: the first is `server`, the rest `fallbackServers`. The same URL twice is an error.
+    static func splitServerList(_ config: inout AgentConfig) throws {
+        let urls = list(config.server)
+        guard let first = urls.first else { return }
+        var seen = Set<String>()
+        for url in urls where !seen.insert(url).inserted {
+            throw ConfigError("[server] url lists \"\(url)\" twice")
+        }
+        for url in urls where (try? WebSocketEndpoint(parsing: url)) == nil {
+            throw ConfigError("invalid server URL \"\(url)\": expected ws://host[:port][/path] or wss://...")
+        }
+        config.server = first
+        config.fallbackServers = Array(urls.dropFirst())
     }
 
     static func validate(_ config: AgentConfig, configPath: String?) throws {

@@ -17,9 +17,11 @@ extension Agent {
             lastError = reason.description
             callUpHint = await !callManager.list().isEmpty  // a call needs its signaling back now: no spread
             Log.warning("agent", "lost the connection (\(reason)); resuming by token")
+            if movedAfter(reason) { return }
             scheduleRetry(after: ReconnectCause(reason))
         case .registrationFailed(let status, let info):
             publishEvent(.registrationFailed(.reported(status: status, info: info)))
+            registrationLostWhileOnline(status: status, info: info)
         case .incomingCall(let info, let offer, let replayed):
             announced(info.callId)
             await callManager.incoming(info, offer: offer, replayed: replayed)

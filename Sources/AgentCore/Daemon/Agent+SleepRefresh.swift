@@ -66,7 +66,7 @@ extension Agent {
             throw AgentError("cannot sleep: keepalive is off, the server would drop the session")
         }
         if let running = attemptTask { _ = await running.value }
-        guard (try? tokenStore.load()) != nil else {
+        guard (try? tokenStore.load(server: failover.activeServer)) != nil else {
             throw AgentError("cannot sleep: no session token yet (the agent has not logged in)")
         }
         retryTask?.cancel()
@@ -212,8 +212,9 @@ extension Agent {
     /// valid once is spent by presenting it). The session object kept the new one; store it, or the
     /// next resume presents a dead token and loses the session.
     func keepRotatedToken(stored: StoredToken) async {
-        guard let info = await session.sessionInfo, info.token.value != stored.token,
-              (try? tokenStore.load())?.token == stored.token else { return }
+        guard stored.server == failover.activeServer,  // a token is only ever kept for the server that issued it
+              let info = await session.sessionInfo, info.token.value != stored.token,
+              (try? tokenStore.load(server: stored.server))?.token == stored.token else { return }
         Log.notice("agent", "the server issued a new token before the resume failed; keeping it for the next attempt")
         save(info)
     }

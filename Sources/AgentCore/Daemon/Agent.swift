@@ -48,6 +48,12 @@ public actor Agent {
     private var storedAddress: String?
     /// The durable per-call-id dedupe of pushes (see Agent+Push), shared by every agent of the daemon.
     let pushLedger: PushLedger
+    /// Which server of the list holds the session, and when to move (see `ServerFailover`, Agent+Failover).
+    var failover: ServerFailover
+    /// Probes the primary while a backup holds the session (Agent+Failover).
+    var primaryProbeTask: Task<Void, Never>?
+    /// Retries straight on the next server in this outage (at most one per server, then the backoff).
+    var immediateMoves = 0
     var announcedCallIds = PushDeduplicator()
     /// Pushes waiting for their call to be announced (see Agent+Push), by call id.
     var announcementWaiters: [String: [CheckedContinuation<Bool, Never>]] = [:]
@@ -67,9 +73,13 @@ public actor Agent {
         self.tokenStore = tokenStore
         self.notifier = notifier
         self.publish = publish
+        self.failover = ServerFailover(servers: config.servers, failbackAfter: config.failbackAfter,
+                                       start: (try? tokenStore.load())?.server)
         self.reconnects = ReconnectSchedule(spread: ReconnectSpread(window: config.reconnectSpread),
                                             backoff: Backoff(cap: config.backoffCap), generator: SystemRandomNumberGenerator())
-        let session = WCSSession(configuration: Agent.sessionConfiguration(config), loop: loop)
+        var sessionConfiguration = Agent.sessionConfiguration(config)
+        sessionConfiguration.url = failover.activeServer
+        let session = WCSSession(configuration: sessionConfiguration, loop: loop)
         self.session = session
         self.callManager = CallManager(config: config, session: session) { event in
             publish(TimedAgentEvent(event).json)
@@ -85,6 +95,7 @@ public actor Agent {
         c.appKey = config.appKey
         c.keepAlive = config.keepAlive
         c.registerRequired = config.register
+        c.registrationTimeout = config.registerTimeout
         c.receiveProbes = config.receiveProbes
         c.probesInterval = config.probesInterval
         c.tcpLiveness = TCPLiveness.within(seconds: config.tcpTimeout)
@@ -117,7 +128,7 @@ public actor Agent {
     /// With a stored token for this server the server keeps our session: the service is ready at
     /// once, without waiting for the network (a push or the retry loop brings the socket back).
     private func announceReadyIfTokenStored() {
-        guard !sentReady, let stored = try? tokenStore.load(), stored.server == config.server else { return }
+        guard !sentReady, let stored = try? tokenStore.load(server: failover.activeServer) else { return }
         sentReady = true
         notifier?.ready(status: "resuming session \(stored.sessionId ?? "?") by token")
     }
@@ -140,6 +151,7 @@ public actor Agent {
     /// spread, and whatever else is read from the configuration as it goes.
     public func applyLive(_ newConfig: AgentConfig) async {
         reconnects.configure(spreadWindow: newConfig.reconnectSpread, backoffCap: newConfig.backoffCap)
+        failover.failbackAfter = newConfig.failbackAfter
         config = newConfig
         await callManager.reload(config: newConfig)
         sleepModeReloaded()
@@ -151,6 +163,7 @@ public actor Agent {
     public func retire() async {
         phase = .stopping
         retryTask?.cancel()
+        primaryProbeTask?.cancel()
         stopSleepTimers()
         await callManager.hangupAll()
         await session.disconnect()
@@ -181,17 +194,22 @@ public actor Agent {
         retryTask = nil
         retryAt = nil
         cancelRefresh()
-        let task = Task { await self.attempt(reason: reason, explicit: explicit) }
+        // The attempt clears `attemptTask` itself, before its result is out: a retry it scheduled (due at
+        // once after a failover) then finds no attempt running, and a later attempt is never cleared here.
+        let task = Task { () -> WakeResult in
+            let result = await self.attempt(reason: reason, explicit: explicit)
+            self.attemptTask = nil
+            return result
+        }
         attemptTask = task
-        let result = await task.value
-        attemptTask = nil
-        return result
+        return await task.value
     }
 
     /// Stops: closes the socket (keepAlive keeps the server session) and cancels retries.
     public func shutdown() async {
         phase = .stopping
         retryTask?.cancel()
+        primaryProbeTask?.cancel()
         stopSleepTimers()
         notifier?.stopping()
         await session.disconnect()
@@ -241,11 +259,11 @@ public actor Agent {
     /// The `status` verb's answer, typed (its JSON is documented in docs/control-protocol.md).
     /// Never contains the token.
     func status() async -> StatusResult {
-        let stored = try? tokenStore.load()
+        let stored = try? tokenStore.load(server: failover.activeServer)
         let info = await session.sessionInfo
         let sessionState = await session.state
         return StatusResult(
-            state: phase.rawValue, server: config.server, sessionState: sessionState.rawValue,
+            state: phase.rawValue, server: failover.activeServer, sessionState: sessionState.rawValue,
             registered: phase == .online && sessionState == .registered, hasToken: stored != nil, resumes: resumeCount,
             answerMode: config.answerMode.description, logLevel: "\(config.logLevel)", calls: await calls().map(\.json),
             connectedSince: connectedSince.map(AgentClock.iso),
@@ -263,16 +281,18 @@ public actor Agent {
         callUpHint = await !callManager.list().isEmpty
         phase = .connecting
         publishEvent(.state(phase.rawValue, reason: reason))
-        notifier?.status("connecting to \(config.server) (\(reason))")
+        let server = failover.activeServer
+        await session.retarget(url: server)
+        notifier?.status("connecting to \(server) (\(reason))")
         let stored: StoredToken?
         do {
-            stored = try tokenStore.load()
+            stored = try tokenStore.load(server: server)  // only ever the token this server issued
         } catch {
             Log.error("agent", "\(error); logging in with credentials")
             stored = nil
         }
-        if let stored, stored.server == config.server {
-            Log.info("agent", "resuming the server session by token (\(reason))")
+        if let stored {
+            Log.info("agent", "resuming the server session on \(server) by token (\(reason))")
             if storedAddress == nil, let address = stored.address {
                 storedAddress = address
                 await session.preferServerAddress(address)  // this process has not connected yet
@@ -286,10 +306,7 @@ public actor Agent {
             await keepServerAddress()
             return result
         }
-        if let stored, stored.server != config.server {
-            Log.notice("agent", "stored token belongs to \(stored.server), not \(config.server); logging in")
-        }
-        Log.info("agent", "logging in to \(config.server) (\(reason))")
+        Log.info("agent", "logging in to \(server) (\(reason))")
         do {
             let result = try await session.login()
             let outcome = await confirmed(handleLogin(result, relogin: false))
@@ -330,7 +347,7 @@ public actor Agent {
             return handleLogin(result, relogin: true)
         case .failed(let error) where error.kind == .loginDeferred:
             // The server restarted: log in, but only after the spread (see ReconnectSchedule).
-            try? tokenStore.clear()
+            try? tokenStore.clear(server: failover.activeServer)
             loseCalls("the server session was lost (token refused)")
             lastError = "the server refused the session token (\(error.message))"
             Log.notice("agent", "\(lastError!); logging in after the \(reconnects.hadSession ? "reconnect spread" : "start jitter")")
@@ -338,7 +355,7 @@ public actor Agent {
             return .failed
         case .failed(let error):
             if error.kind == .tokenRejected {
-                try? tokenStore.clear()
+                try? tokenStore.clear(server: failover.activeServer)
                 loseCalls("the server session was lost (token refused)")
             }
             let result = failed(error, retry: error.kind != .tokenRejected)
@@ -353,9 +370,11 @@ public actor Agent {
             save(info)
             online(info, event: relogin ? .reloggedIn(sessionId: info.sessionId) : .loggedIn(sessionId: info.sessionId))
             return relogin ? .reloggedIn : .loggedIn
+        case .registrationFailed(_, let status, let info) where !RegistrationRefusal.isDefinite(status: status, info: info):
+            return registrationMayPass(status: status, info: info)
         case .registrationFailed(_, let status, let info):
-            // The account is wrong: retrying would only hammer the PBX. Wait for the operator.
-            try? tokenStore.clear()
+            // The registrar refused our credentials: retrying would only hammer the PBX. Wait for the operator.
+            try? tokenStore.clear(server: failover.activeServer)
             phase = .registrationFailed
             lastError = "SIP registration failed: \(status ?? "error")\(info.map { " (\($0))" } ?? "")"
             Log.error("agent", "\(lastError!); not retrying. Fix the SIP account, then run `wcs-agent reconnect`")
@@ -370,7 +389,7 @@ public actor Agent {
     /// (the first connection, or the session moved to another node). After the outcome's events.
     private func keepServerAddress() async {
         guard phase == .online, let address = await session.serverAddress, address != storedAddress,
-              var stored = try? tokenStore.load(), stored.server == config.server else { return }
+              var stored = try? tokenStore.load(server: failover.activeServer) else { return }
         stored.address = address
         do {
             try tokenStore.save(stored)
@@ -382,7 +401,7 @@ public actor Agent {
 
     func save(_ info: SessionInfo) {
         do {
-            try tokenStore.save(StoredToken(server: config.server, token: info.token.value,
+            try tokenStore.save(StoredToken(server: failover.activeServer, token: info.token.value,
                                             sessionId: info.sessionId, savedAt: Date(), address: storedAddress))
         } catch {
             // The session works; only a restart would lose it. Say so loudly.
@@ -397,6 +416,9 @@ public actor Agent {
         connectedSince = Date()
         lastError = nil
         reconnects.online()
+        failover.online()
+        immediateMoves = 0
+        startPrimaryProbes()
         publishEvent(event)
         publishEvent(.state(phase.rawValue))
         notifyState("online, session \(info.sessionId ?? "?")")
@@ -413,14 +435,17 @@ public actor Agent {
             notifyState("failed: \(error.message)")
             return .failed
         }
-        scheduleRetry(after: ReconnectCause(failure: error.kind))
+        if movedAfter(error) { return .failed }
+        scheduleRetry(after: ReconnectCause(failure: error.kind), serverSaid: error.retryAfter)
         return .failed
     }
 
     /// Waits (spread or backoff, see `ReconnectSchedule`), then tries again unless woken before.
-    func scheduleRetry(after cause: ReconnectCause) {
+    /// `serverSaid`: the server's own "not before" (Retry-After), honoured over a shorter wait.
+    /// `atOnce`: no wait (the session just moved to another server, see Agent+Failover).
+    func scheduleRetry(after cause: ReconnectCause, serverSaid: Double? = nil, atOnce: Bool = false) {
         let wait = reconnects.next(after: cause, callUp: callUpHint)
-        let delay = wait.seconds
+        let delay = atOnce ? 0 : Self.honouring(wait.seconds, cause: cause, serverSaid: serverSaid)
         retryIsSpread = wait.isSpread
         phase = .waitingToRetry
         retryAt = Date().addingTimeInterval(delay)
@@ -431,7 +456,8 @@ public actor Agent {
             Log.info("agent", "\(cause) at start: logging in in \(DecimalText.fixed(delay, decimals: 1)) s (start jitter, "
                      + "at most \(DecimalText.fixed(reconnects.startJitter, decimals: 1)) s; a push or `wcs-agent reconnect` goes at once)")
         } else {
-            Log.info("agent", "next attempt in \(DecimalText.fixed(delay, decimals: 1)) s")
+            Log.info("agent", "next attempt in \(DecimalText.fixed(delay, decimals: 1)) s"
+                     + (serverSaid.map { " (the server asked for \(DecimalText.fixed($0, decimals: 0)) s)" } ?? ""))
         }
         publishEvent(.state(phase.rawValue, retryInSeconds: delay))
         notifier?.status("reconnecting in \(Int(delay.rounded())) s: \(lastError ?? "")")
@@ -444,6 +470,9 @@ public actor Agent {
     }
 
     private func retryNow() async {
+        // A retry due at once (a failover) may fire while the attempt that scheduled it is still
+        // finishing: let it finish (it clears `attemptTask`), or the wake below would share its result.
+        if let running = attemptTask { _ = await running.value }
         guard phase == .waitingToRetry else { return }
         retryTask = nil
         retryAt = nil
@@ -453,10 +482,10 @@ public actor Agent {
     /// After `ReconnectSchedule.pushbacksBeforeLogin` resumes in a row that the server closed early,
     /// stop keeping the token: the next attempt logs in (a server may answer unknown tokens that way).
     private func giveUpTokenAfterPushbacks() {
-        guard reconnects.givesUpToken, (try? tokenStore.load()) != nil else { return }
+        guard reconnects.givesUpToken, (try? tokenStore.load(server: failover.activeServer)) != nil else { return }
         Log.notice("agent", "the server closed \(reconnects.pushbacks) resumes in a row before the session came up; "
                    + "giving up the token, the next attempt logs in")
-        try? tokenStore.clear()
+        try? tokenStore.clear(server: failover.activeServer)
         loseCalls("the server session was given up (the server kept closing resumes)")
     }
 

@@ -38,7 +38,7 @@ public enum ReconnectCause: String, Sendable, Equatable, CustomStringConvertible
         switch failure {
         case .rejected: self = .serverClosed
         case .tokenRejected, .loginDeferred: self = .tokenRefused
-        case .tryLater: self = .serverBusy
+        case .tryLater, .unavailable: self = .serverBusy
         default: self = .localLoss
         }
     }

@@ -5,7 +5,13 @@ import Glibc
 #endif
 import MainLoop
 
-/// Persists the WCS auth token in `<directory>/token.json` (mode 0600, directory 0700).
+/// Persists the WCS auth tokens in `<directory>/token.json` (mode 0600, directory 0700), one per
+/// server: a token is only ever handed out for the server that issued it (`load(server:)`).
+///
+/// - The file's top level is the most recently saved token, in the one-server format of earlier
+///   versions (which read it as before, and whose files load as one record); the tokens of other
+///   servers (a failover's backups, see `ServerFailover`) follow under `others`, newest first.
+///   Every save rewrites the whole file atomically, so no record is ever half there.
 ///
 /// - A file readable by others is tightened to 0600 on load, with a warning.
 /// - A corrupt file makes `load` throw `StorageError` after renaming it to
@@ -33,9 +39,19 @@ public final class TokenStore: Sendable {
         self.path = PathName.joined(directory, Self.fileName)
     }
 
-    /// The saved token, or `nil` when none is saved. Throws `StorageError` for a corrupt file
-    /// (moved aside) and `SystemCallError` when the file cannot be read.
+    /// The most recently saved token (of whichever server), or `nil` when none is saved. Throws
+    /// `StorageError` for a corrupt file (moved aside) and `SystemCallError` when the file cannot be read.
     public func load() throws -> StoredToken? {
+        try loadAll().first
+    }
+
+    /// The token `server` issued, or `nil` when none is kept for it (never another server's).
+    public func load(server: String) throws -> StoredToken? {
+        try loadAll().first { $0.server == server }
+    }
+
+    /// Every kept token, newest first, one per server.
+    public func loadAll() throws -> [StoredToken] {
         try fileAccess.withLock { housekeepingDone in
             if !housekeepingDone {
                 housekeepingDone = true
@@ -46,10 +62,10 @@ public final class TokenStore: Sendable {
     }
 
     /// The body of `load`, with `fileAccess` held.
-    private func loadLocked() throws -> StoredToken? {
+    private func loadLocked() throws -> [StoredToken] {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            if errno == ENOENT { return nil }
+            if errno == ENOENT { return [] }
             throw SystemCallError.current("inspect", path: path)
         }
         if info.st_mode & 0o077 != 0 {
@@ -62,10 +78,13 @@ public final class TokenStore: Sendable {
         }
         let data = try FileReading.readAll(path: path, limit: 1024 * 1024)
         do {
-            let token = try Self.decoder().decode(StoredToken.self, from: data)
-            guard !token.token.isEmpty else { throw StorageError(path: path, movedTo: nil, reason: "empty token") }
-            SecretRedactor.register(token.token)
-            return token
+            let file = try Self.decoder().decode(TokenFile.self, from: data)
+            let tokens = file.records
+            for token in tokens {
+                guard !token.token.isEmpty else { throw StorageError(path: path, movedTo: nil, reason: "empty token") }
+                SecretRedactor.register(token.token)
+            }
+            return tokens
         } catch {
             let reason = (error as? StorageError)?.reason ?? Self.describe(error)
             let movedTo = moveAside()
@@ -74,21 +93,40 @@ public final class TokenStore: Sendable {
         }
     }
 
-    /// Saves `token` atomically with mode 0600, creating the directory (0700) if needed.
+    /// Saves `token` as its server's token (replacing that server's previous one; other servers'
+    /// tokens stay), atomically with mode 0600, creating the directory (0700) if needed.
     public func save(_ token: StoredToken) throws {
         SecretRedactor.register(token.token)
-        let data = try Self.encoder().encode(token)
         try fileAccess.withLock { _ in
-            try AtomicFile.ensureDirectory(directory, mode: 0o700)
-            try AtomicFile.write(data + Data("\n".utf8), to: path, mode: 0o600)
+            let others = ((try? loadLocked()) ?? []).filter { $0.server != token.server }
+            try writeLocked([token] + others)
         }
     }
 
-    /// Deletes the saved token (no error when there is none).
+    /// Deletes every saved token (no error when there is none).
     public func clear() throws {
+        try fileAccess.withLock { _ in try removeLocked() }
+    }
+
+    /// Deletes the token of `server` only; the others stay.
+    public func clear(server: String) throws {
         try fileAccess.withLock { _ in
-            guard unlink(path) == 0 || errno == ENOENT else { throw SystemCallError.current("remove", path: path) }
+            let tokens = (try? loadLocked()) ?? []
+            guard tokens.contains(where: { $0.server == server }) else { return }
+            let rest = tokens.filter { $0.server != server }
+            if rest.isEmpty { try removeLocked() } else { try writeLocked(rest) }
         }
+    }
+
+    /// Writes `tokens` (newest first, at least one), with `fileAccess` held.
+    private func writeLocked(_ tokens: [StoredToken]) throws {
+        let data = try Self.encoder().encode(TokenFile(tokens))
+        try AtomicFile.ensureDirectory(directory, mode: 0o700)
+        try AtomicFile.write(data + Data("\n".utf8), to: path, mode: 0o600)
+    }
+
+    private func removeLocked() throws {
+        guard unlink(path) == 0 || errno == ENOENT else { throw SystemCallError.current("remove", path: path) }
     }
 
     /// Renames the corrupt file to `token.json.corrupt-<time>`; returns the new path or `nil`.

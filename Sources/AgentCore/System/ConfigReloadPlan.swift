@@ -57,6 +57,8 @@ public struct ConfigReloadPlan: Sendable, Equatable {
             changed("[server] ca_file", \.caFile, from: old, to: new),
             changed("[server] insecure_tls", \.insecureTLS, from: old, to: new),
             changed("[server] connect_timeout", \.connectTimeout, from: old, to: new),
+            changed("[server] url (backup servers)", \.fallbackServers, from: old, to: new),
+            changed("[sip] register_timeout", \.registerTimeout, from: old, to: new),
             changed("[agent] keepalive", \.keepAlive, from: old, to: new),
             changed("[agent] receive_probes", \.receiveProbes, from: old, to: new),
             changed("[agent] probes_interval", \.probesInterval, from: old, to: new),

@@ -108,7 +108,8 @@ struct PromptState: Sendable {
         case .callStatus(let description):
             outcome = apply(call: PromptCall(description, ringTimeout: nil), time: time)
         case .callEnded(let end):
-            var how = end.declined ? "declined" : end.status.lowercased()
+            // Another device's call is never shown as ours ended (issue 19, invariant c).
+            var how = end.endResult == "answered_elsewhere" ? "answered elsewhere" : end.declined ? "declined" : end.status.lowercased()
             if let seconds = end.durationSeconds { how += " after \(PromptTime.clock(seconds))" }
             outcome.notes += noteEnded(end.callId, how)
             remove(end.callId)

@@ -157,6 +157,9 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
         /// normal close (1013 "try again later", 1001, 1011; libwebsockets 4.1 shows 1012-2999 as
         /// 1002): it cannot take us now. The token stays valid; try again after a backoff.
         case tryLater
+        /// The server refused the WebSocket upgrade (an HTTP status such as 503) before any session: it
+        /// is there but cannot take us now. `retryAfter` carries its `Retry-After`, when it sent one.
+        case unavailable
         /// No `getUserData` in time.
         case timeout
         /// The token was refused and no credentials are configured for a new login.
@@ -175,10 +178,24 @@ public struct SessionError: Error, Sendable, Equatable, CustomStringConvertible 
     }
     public let kind: Kind
     public let message: String
+    /// Seconds the server asked us to wait before the next attempt (HTTP `Retry-After` on a refused
+    /// upgrade), when it said.
+    public var retryAfter: Double?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, retryAfter: Double? = nil) {
         self.kind = kind
         self.message = message
+        self.retryAfter = retryAfter
+    }
+
+    /// The error of a socket that never opened: `.unavailable` (with the server's `Retry-After`) when
+    /// the server answered the upgrade with an HTTP status, else `.connect`.
+    static func connectFailed(_ error: WebSocketError, url: String) -> SessionError {
+        if error.kind == .handshake, let status = error.httpStatus {
+            return SessionError(.unavailable, "\(url) refused the WebSocket upgrade with HTTP \(status): \(error)",
+                                retryAfter: error.retryAfterSeconds)
+        }
+        return SessionError(.connect, "cannot connect to \(url): \(error)")
     }
 
     public var description: String { message }

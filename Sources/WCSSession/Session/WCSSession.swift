@@ -26,7 +26,7 @@ public actor WCSSession {
     public nonisolated let events: AsyncStream<SessionEvent>
     private let eventSink: AsyncStream<SessionEvent>.Continuation
 
-    public let configuration: WCSSessionConfiguration
+    public private(set) var configuration: WCSSessionConfiguration
     private let loop: MainLoop
 
     /// Current state.
@@ -149,11 +149,24 @@ public actor WCSSession {
             Log.notice("session", "resume: socket closed before getUserData (\(reason))\(loginIfRefused ? "; logging in again" : "")")
             return await relogin(reason: "closed before getUserData: \(reason)", loginIfRefused)
         case .connectFailed(let error):
-            return .failed(SessionError(.connect, "cannot connect to \(configuration.url): \(error)"))
+            return .failed(SessionError.connectFailed(error, url: configuration.url))
         case .timeout:
             abortSocket()
             return .failed(SessionError(.timeout, "no getUserData within \(Int(configuration.connectTimeout)) s"))
         }
+    }
+
+    /// Points the session at another server (a failover between the URLs of a server list): the next
+    /// `login()`/`resume(token:)` connects to `url`. Any socket closes first; what was learnt about the
+    /// old server (its address, the session held there) is forgotten. Nothing happens for the same URL.
+    public func retarget(url: String) {
+        guard url != configuration.url else { return }
+        closeSocket()
+        Log.info("session", "now using server \(url)")
+        configuration.url = url
+        serverAddress = nil
+        lastOpenSeconds = nil
+        sessionInfo = nil
     }
 
     /// Seconds a resume answered with a new token and no other sign of our session waits for a
@@ -264,9 +277,13 @@ public actor WCSSession {
         case .rejected(let info):
             throw SessionError(.rejected, "server refused the session: \(info)")
         case .closedBeforeEstablished(let reason):
+            if case .closedByServer(let code, _) = reason, code != 1000, code != 1005 {
+                // 1013 "try again later" (lws 4.1 shows it as 1002), 1001, 1011: the server cannot take us now.
+                throw SessionError(.tryLater, "the server closed the socket before the session was established (\(reason)); trying again later")
+            }
             throw SessionError(.closed, "socket closed before the session was established (\(reason))")
         case .connectFailed(let error):
-            throw SessionError(.connect, "cannot connect to \(configuration.url): \(error)")
+            throw SessionError.connectFailed(error, url: configuration.url)
         case .timeout:
             abortSocket()
             throw SessionError(.timeout, "no getUserData within \(Int(configuration.connectTimeout)) s")

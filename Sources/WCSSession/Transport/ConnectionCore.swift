@@ -407,7 +407,11 @@ actor ConnectionCore {
         } else if Self.looksLikeTLS(text) && endpoint.secure {
             pendingTerminal = .failed(WebSocketError(kind: .tls, message: "TLS handshake with \(endpoint.displayName) failed (lws: \(text))"))
         } else if sawTCPConnect {
-            pendingTerminal = .failed(WebSocketError(kind: .handshake, message: "WebSocket upgrade with \(endpoint.displayName) failed: \(text.isEmpty ? "no details" : text)"))
+            let refusal = UpgradeRefusal(callbackWsi)
+            pendingTerminal = .failed(WebSocketError(
+                kind: .handshake,
+                message: "WebSocket upgrade with \(endpoint.displayName) failed: \(text.isEmpty ? "no details" : text)\(refusal.description)",
+                httpStatus: refusal.status, retryAfterSeconds: refusal.retryAfter))
         }
         // Otherwise TCP never connected: wsiDestroyed tries the next address or reports .connect.
     }

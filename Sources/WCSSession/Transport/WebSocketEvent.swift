@@ -46,11 +46,17 @@ public struct WebSocketError: Error, Sendable, Equatable, CustomStringConvertibl
     public let kind: Kind
     /// A human-readable explanation, naming the host and the cause.
     public let message: String
+    /// For `.handshake`: the HTTP status that refused the upgrade, when one came (e.g. 503).
+    public var httpStatus: Int?
+    /// For `.handshake`: the server's `Retry-After` in seconds (delta-seconds form), when it sent one.
+    public var retryAfterSeconds: Double?
 
     /// Creates an error.
-    public init(kind: Kind, message: String) {
+    public init(kind: Kind, message: String, httpStatus: Int? = nil, retryAfterSeconds: Double? = nil) {
         self.kind = kind
         self.message = message
+        self.httpStatus = httpStatus
+        self.retryAfterSeconds = retryAfterSeconds
     }
 
     /// "kind: message", e.g. "tls: TLS certificate verify failed: ...".

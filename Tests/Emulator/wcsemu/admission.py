@@ -66,8 +66,10 @@ class Admission:
         self.by_conn[conn.number] = entry
         return admitted
 
-    async def refuse(self, conn) -> None:
-        """Reads the refused socket's first frame (bounded wait), logs who it was, closes with 1013."""
+    async def refuse(self, conn, by_fault: bool = False) -> None:
+        """Reads the refused socket's first frame (bounded wait), logs who it was, closes with 1013.
+
+        `by_fault`: refused by the close_1013_next fault (wcsemu.faults), not by the limit."""
         try:
             text = await asyncio.wait_for(conn.ws.recv(), REFUSED_FIRST_FRAME_WAIT)
             name, arg = frames.decode(text) if isinstance(text, str) else (None, None)
@@ -76,8 +78,10 @@ class Admission:
         except (asyncio.TimeoutError, websockets.ConnectionClosed, frames.FrameError):
             pass
         entry = self.by_conn.pop(conn.number, None)
-        log.info("%r refused by the admission limit (%s): closing with 1013", conn,
-                 entry["login"] if entry else "?")
+        if entry is not None and by_fault:
+            entry["admitted"] = False
+        log.info("%r refused by %s (%s): closing with 1013", conn,
+                 "fault close_1013_next" if by_fault else "the admission limit", entry["login"] if entry else "?")
         try:
             await conn.ws.close(*TRY_AGAIN_LATER)
         except websockets.ConnectionClosed:

@@ -78,6 +78,11 @@ class ControlApi:
             ("POST", "/callee"): self.callee,
             ("POST", "/restart"): self.restart,
             ("GET", "/attempts"): self.attempts,
+            ("GET", "/faults"): self.get_faults,
+            ("POST", "/faults"): self.set_faults,
+            ("POST", "/down"): self.down,
+            ("POST", "/up"): self.up,
+            ("GET", "/tokens"): self.tokens,
             ("GET", "/undeliverable"): self.undeliverable,
         }
 
@@ -376,3 +381,28 @@ class ControlApi:
         if query.get("log") == "0":
             del view["attempts"]
         return view
+
+    # -- faults and node down/up (wcsemu.faults, wcsemu.listener) --------------------------------
+
+    async def get_faults(self, body, query):
+        return self.emu.faults.view()
+
+    async def set_faults(self, body, query):
+        try:
+            self.emu.faults.update(body)
+        except ValueError as error:
+            raise ApiError(400, str(error)) from None
+        return self.emu.faults.view()
+
+    async def down(self, body, query):
+        forget = _flag(body, "forget", False)
+        moment = time.time()
+        await self.emu.listener.go_down(forget)
+        return {"down": True, "forget": forget, "time": moment}
+
+    async def up(self, body, query):
+        await self.emu.listener.come_up(self.emu.settings.host)
+        return {"down": False, "time": time.time()}
+
+    async def tokens(self, body, query):
+        return self.emu.tokens.view()

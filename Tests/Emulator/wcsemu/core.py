@@ -10,12 +10,14 @@ from .admission import Admission
 from .calls import CallManager
 from .delivery import DeliveryLedger
 from .connection import ClientConnection
+from .faults import Faults
 from .frames import redact
 from .media import create_engine
 from .model import new_id
 from .push import PushSender
 from .sessions import SessionManager
 from .settings import Settings
+from .tokens import TokenLedger, set_node_name
 from .variants import ServerVariants
 from .call_variants import CallVariants
 
@@ -40,6 +42,10 @@ class Emulator:
         self.admission = Admission(self)
         self.variants = ServerVariants(self)
         self.call_variants = CallVariants(self)
+        self.faults = Faults(self)
+        self.listener = None           # wcsemu.listener.Listener, set by main.serve
+        set_node_name(settings.name)
+        self.tokens = TokenLedger(settings.name)
         self.engine = create_engine(settings, self.calls.on_media_failure)
         self.connections: set = set()
         self.frames: collections.deque = collections.deque(maxlen=FRAME_LOG_SIZE)
@@ -55,8 +61,9 @@ class Emulator:
     async def handle_socket(self, websocket) -> None:
         """websockets.serve handler: one client connection."""
         conn = ClientConnection(self, websocket)
-        if not self.admission.on_open(conn):
-            await self.admission.refuse(conn)
+        admitted = self.admission.on_open(conn)
+        if not admitted or self.faults.take_close_1013():
+            await self.admission.refuse(conn, by_fault=admitted)
             return
         self.connections.add(conn)
         try:

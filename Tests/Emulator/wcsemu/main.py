@@ -10,10 +10,9 @@ import ssl
 import sys
 from typing import List
 
-import websockets
-
 from .control import ControlApi
 from .core import Emulator
+from .listener import Listener
 from .settings import Settings, parse_settings
 
 log = logging.getLogger("wcsemu.main")
@@ -36,15 +35,13 @@ async def serve(settings: Settings) -> None:
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
 
-    ws_server = await websockets.serve(
-        emulator.handle_socket, settings.host, settings.port,
-        ssl=_tls_context(settings) if settings.tls_cert else None,
-        ping_interval=None, ping_timeout=None,  # WCS keep-alive is JSON ping/pong, not control frames
-        close_timeout=1, max_size=1 << 20)
+    listener = Listener(emulator, _tls_context(settings) if settings.tls_cert else None)
+    emulator.listener = listener
+    port = await listener.start(settings.host, settings.port)
     control = ControlApi(emulator)
     control_server = await asyncio.start_server(control.handle, CONTROL_HOST, settings.control_port)
 
-    ready = {"ready": True, "port": ws_server.sockets[0].getsockname()[1],
+    ready = {"ready": True, "port": port,
              "control_port": control_server.sockets[0].getsockname()[1],
              "scheme": "wss" if settings.tls_cert else "ws", "pid": os.getpid()}
     sys.stdout.write(json.dumps(ready) + "\n")
@@ -54,9 +51,9 @@ async def serve(settings: Settings) -> None:
     await stop.wait()
     log.info("stopping")
     control_server.close()
-    ws_server.close()
+    listener.server.close()
     try:
-        await asyncio.wait_for(ws_server.wait_closed(), 3)
+        await asyncio.wait_for(listener.server.wait_closed(), 3)
     except asyncio.TimeoutError:
         log.warning("WebSocket server did not close in time")
     await emulator.shutdown()

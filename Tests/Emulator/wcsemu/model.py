@@ -14,9 +14,13 @@ def new_id() -> str:
     return str(uuid.uuid4())
 
 
+#: Prefix of every issued token (`--name NAME` makes it `NAME.`; wcsemu.tokens).
+TOKEN_PREFIX = ""
+
+
 def new_token() -> str:
-    """A fresh opaque auth token: 32 hex digits."""
-    return secrets.token_hex(16)
+    """A fresh opaque auth token: 32 hex digits, after the node's TOKEN_PREFIX."""
+    return TOKEN_PREFIX + secrets.token_hex(16)
 
 
 @dataclasses.dataclass(eq=False)

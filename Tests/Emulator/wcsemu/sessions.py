@@ -55,6 +55,7 @@ class SessionManager:
         token = obj.get("authToken")
         if isinstance(token, str) and token:
             session = self.by_token.get(token)
+            self.emulator.tokens.presented(token, known=session is not None)
             if session is not None:
                 await self._resume(conn, session, obj)
                 return
@@ -81,7 +82,16 @@ class SessionManager:
         log.info("%r new session %s login=%s keepAlive=%s", conn, session.id, session.login,
                  session.keep_alive)
         registration = None
-        if is_true(obj.get("sipRegisterRequired")):
+        fault = self.emulator.faults.registration_fault() if is_true(obj.get("sipRegisterRequired")) else None
+        if fault == "silent":
+            log.info("session %s: the registrar does not answer (fault registrar_silent_next)", session.id)
+        elif fault == "fail":
+            status = self.emulator.faults.registrar_fail_status
+            log.info("session %s: registration of %s failed at the registrar: %s (fault)", session.id,
+                     session.login, status)
+            registration = ("fail", [{"apiMethod": "RegistrationStatusEvent", "status": status,
+                                      "info": "Registrar did not answer"}])
+        elif is_true(obj.get("sipRegisterRequired")):
             if self._credentials_ok(obj):
                 session.registered = True
                 log.info("session %s registered as %s", session.id, session.login)

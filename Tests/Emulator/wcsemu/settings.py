@@ -45,6 +45,8 @@ class Settings:
     opus_fec: str = "off"
     max_connections_per_second: int = 0
     verbose: bool = False
+    #: The node's name (`--name`): its tokens start with `NAME.` (wcsemu.tokens).
+    name: Optional[str] = None
     # server variants (variant_settings.py; defaults = standard behaviour)
     resume_registered: str = "no"
     resume_token: str = "same"
@@ -65,7 +67,7 @@ class Settings:
     def public_view(self) -> Dict[str, Any]:
         """The settings as the control API shows them (user passwords are not shown)."""
         view = {name: getattr(self, name) for name in RUNTIME_FIELDS}
-        view.update(users=sorted(self.users), media=self.media, record_dir=self.record_dir,
+        view.update(users=sorted(self.users), media=self.media, record_dir=self.record_dir, name=self.name,
                     scheme="wss" if self.tls_cert else "ws")
         return view
 
@@ -197,6 +199,12 @@ def read_users_file(path: str) -> Dict[str, str]:
     return users
 
 
+def _node_name(text: str) -> str:
+    if not text or len(text) > 32 or not all(c.isascii() and (c.isalnum() or c in "-_") for c in text):
+        raise argparse.ArgumentTypeError("a name of 1-32 letters, digits, - or _")
+    return text
+
+
 def _port(text: str) -> int:
     port = int(text)
     if not 0 <= port <= 65535:
@@ -253,6 +261,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(useinbandfec=1), at the loss its RTCP reports, as libwebrtc does; off = aiortc 1.4 as is (default)")
     p.add_argument("--max-connections-per-second", type=_arg(_rate), default=0, metavar="N",
                    help="admit at most N new WebSockets per second; more are closed with 1013 (default 0 = no limit)")
+    p.add_argument("--name", type=_node_name, default=None, metavar="NAME",
+                   help="the node's name: every token it issues starts with NAME., so GET /tokens can count "
+                        "tokens issued by another node (a client that failed over to the wrong server)")
     p.add_argument("-v", "--verbose", action="store_true", help="log every frame")
     add_variant_arguments(p)
     return p
@@ -280,4 +291,5 @@ def parse_settings(argv) -> Settings:
         media_source=args.media_source, record_dir=args.record_dir, ice_timeout=args.ice_timeout,
         ice_address=args.ice_address,
         impair=args.impair, opus_fec=args.opus_fec, max_connections_per_second=args.max_connections_per_second, verbose=args.verbose,
+        name=args.name,
         **variant_values(args))
