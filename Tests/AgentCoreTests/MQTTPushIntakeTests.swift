@@ -174,4 +174,17 @@ import Glibc
             #expect(h.callRecords().filter { $0["call_id"] == "unrecorded-1" }.count == 1)
         }
     }
+
+    /// Without a loadable libmosquitto the agent runs on (calls ring while its session is up) and says why.
+    @Test func withoutLibmosquittoTheAgentRunsOnAndSaysWhy() async throws {
+        try await onThread {
+            let h = try AgentHarness()
+            let (brokenDir, environment) = try LazyLibniceTests.brokenLibrary("libmosquitto.so.1", in: h)
+            let conf = try Self.config(h, url: "mqtt://127.0.0.1:1/\(Self.topic)")
+            try h.start(extra: ["--config", conf], environment: environment)
+            #expect(h.log().contains("cannot load libmosquitto.so.1: \(brokenDir)/libmosquitto.so.1"), "\(h.log().suffix(2000))")
+            #expect(h.log().contains("(install libmosquitto1); running WITHOUT the MQTT intake"))
+            #expect(try h.status()["state"]?.stringValue == "online")
+        }
+    }
 }
