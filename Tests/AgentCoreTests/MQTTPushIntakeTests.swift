@@ -128,6 +128,14 @@ import Glibc
             #expect(try broker.retained(availability) == "offline")
             try h.start(extra: ["--config", conf])
             try h.waitFor("online again") { try broker.retained(availability) == "online" }
+            // doctor checks the broker under its own client id: the line's session stays as it is.
+            let doctor = try LazyLibniceTests.run(["doctor", "--timeout", "5", "--config", conf, "--server", h.emulator.url,
+                                                   "--sip-login", AgentHarness.login, "--sip-password-file", h.passwordFile,
+                                                   "--state-dir", h.stateDir], environment: [:])
+            let verdict = DoctorTests.line(doctor.lines, "ok", "mqtt")
+            #expect(verdict?.contains("mqtts://localhost:\(broker.tlsPort!): connected") == true && verdict?.contains("TLS verified") == true,
+                    "\(doctor.lines)")
+            #expect(try broker.retained(availability) == "online")
             h.daemon?.signal(SIGKILL)
             _ = h.daemon?.waitForExit(timeout: 10)
             try h.waitFor("offline by the last will") { try broker.retained(availability) == "offline" }
@@ -149,6 +157,11 @@ import Glibc
                 Issue.record("no TLS refusal: \(h.log().split(separator: "\n").filter { $0.contains("mqtt") }.suffix(20).joined(separator: "\n"))")
             }
             #expect(try broker.retained(availability) == "offline")
+            let refused = try LazyLibniceTests.run(["doctor", "--timeout", "5", "--config", wrongCA, "--server", h.emulator.url,
+                                                    "--sip-login", AgentHarness.login, "--sip-password-file", h.passwordFile,
+                                                    "--state-dir", h.stateDir], environment: [:])
+            #expect(refused.code == 1)
+            #expect(DoctorTests.line(refused.lines, "FAIL", "mqtt")?.contains("certificate verify failed") == true, "\(refused.lines)")
         }
     }
 
@@ -172,6 +185,19 @@ import Glibc
             try h.waitFor("the call handled") { h.callRecords().contains { $0["call_id"] == "unrecorded-1" } }
             Thread.sleep(forTimeInterval: 1)
             #expect(h.callRecords().filter { $0["call_id"] == "unrecorded-1" }.count == 1)
+        }
+    }
+
+    /// Without a loadable libmosquitto the agent runs on (calls ring while its session is up) and says why.
+    @Test func withoutLibmosquittoTheAgentRunsOnAndSaysWhy() async throws {
+        try await onThread {
+            let h = try AgentHarness()
+            let (brokenDir, environment) = try LazyLibniceTests.brokenLibrary("libmosquitto.so.1", in: h)
+            let conf = try Self.config(h, url: "mqtt://127.0.0.1:1/\(Self.topic)")
+            try h.start(extra: ["--config", conf], environment: environment)
+            #expect(h.log().contains("cannot load libmosquitto.so.1: \(brokenDir)/libmosquitto.so.1"), "\(h.log().suffix(2000))")
+            #expect(h.log().contains("(install libmosquitto1); running WITHOUT the MQTT intake"))
+            #expect(try h.status()["state"]?.stringValue == "online")
         }
     }
 }

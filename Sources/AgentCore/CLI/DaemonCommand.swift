@@ -97,12 +97,9 @@ package enum DaemonCommand {
             do {
                 mqtt = try await MQTTPushIntake(settings: settings, host: host, delivery: takenPushes)
             } catch {
-                Log.error("push", "\(error)")
-                webhook?.close()
-                metricsServer?.close()
-                await host.current.shutdown()
-                server.close()
-                return ExitCode.configError.rawValue
+                // Calls still ring while the session is up: run on, loudly, rather than not at all.
+                Log.error("push", "\(error); running WITHOUT the MQTT intake: pushes wait on the broker until it works")
+                await host.current.publishEvent(.pushIntake(source: PushSource.mqtt.rawValue, state: "disconnected", error: "\(error)"))
             }
         }
         // Network changes go to whichever agent is in charge (a reload may replace it).
