@@ -26,6 +26,9 @@ APT_PACKAGES += libasound2-dev
 APT_PACKAGES += pulseaudio libasound2-plugins
 # MetricsTests check the exposition with promtool and scrape the daemon with a real Prometheus.
 APT_PACKAGES += prometheus
+# Voice processing (Sources/CEchoCancel): speexdsp and webrtc-audio-processing 0.3, headers to build, libraries
+# opened on first call (dlopen); numpy for the echo harness (Benchmarks/echo) that make test runs short.
+APT_PACKAGES += libspeexdsp-dev libwebrtc-audio-processing-dev python3-numpy
 # make bench only (CI does not run it): a venv for PyPI's `pesq`, which builds a C extension.
 BENCH_APT_PACKAGES := python3-venv python3-dev gcc
 SWIFT_FLAGS ?=
@@ -71,6 +74,7 @@ test: deps deb
 	/usr/bin/python3 Tests/Emulator/selftest.py
 	/usr/bin/python3 Tests/Emulator/selftest_media.py
 	/usr/bin/python3 Tests/Fleet/small_fleet_test.py "$$(swift build --show-bin-path $(SWIFT_FLAGS))/wcs-agent"
+	/usr/bin/python3 Benchmarks/echo/harness.py --short --engines webrtc --runner "$$(swift build --show-bin-path $(SWIFT_FLAGS))/wcs-voice-bench"
 	WCS_AGENT_DEB=$(DEB) swift test --skip-build --no-parallel $(SWIFT_FLAGS)
 
 clean:
@@ -92,6 +96,8 @@ bench-build: deps
 # QUICK=1: fewer tries, shorter windows, fewer rows. See Benchmarks/README.md.
 bench: bench-build bench-deps
 	QUICK=$(QUICK) /usr/bin/python3 scripts/bench.py
+	/usr/bin/python3 Benchmarks/echo/harness.py --venv .build/bench-venv --json .build-deb/echo-bench.json \
+		--runner "$$(swift build -c release --static-swift-stdlib --scratch-path .build-deb --show-bin-path)/wcs-voice-bench"
 
 # Where one call's CPU goes: agent CPU, syscalls per RTP packet by thread and name, a perf profile
 # (scripts/bench_profile.py; installs linux-perf). CALLS=1,16 by default; PROFILE_ARGS for more options.

@@ -56,6 +56,13 @@ let package = Package(
         .target(name: "CLibraryLoader"),
         .target(name: "CSoxr", dependencies: ["CLibraryLoader"], cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
         .target(name: "CALSA", dependencies: ["CLibraryLoader"], cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
+        // Echo cancellation, noise suppression and gain (speexdsp, webrtc-audio-processing 0.3 through a
+        // small C++ shim), both loaded on first use too (Sources/CEchoCancel): an idle agent maps neither.
+        .target(name: "CEchoCancel", dependencies: ["CLibraryLoader"],
+                cSettings: [.unsafeFlags(["-fvisibility=hidden"])],
+                cxxSettings: [.unsafeFlags(["-fvisibility=hidden",
+                                            "-I/usr/include/webrtc_audio_processing", "-DWEBRTC_POSIX",
+                                            "-DWEBRTC_AUDIO_PROCESSING_ONLY_BUILD"])]),
 
         // libnice, loaded at the first ICE use (dlopen) instead of linked: C definitions of the
         // libnice functions AudioPipe calls, forwarding to dlsym'd pointers (Sources/CNice). Hidden
@@ -84,7 +91,7 @@ let package = Package(
         .target(name: "AudioCodec", dependencies: ["COpus", "CSoxr"]),
         // The media umbrella: ICE, DTLS-SRTP, DTMF, audio I/O and CallMedia; re-exports the layers.
         .target(name: "AudioPipe", dependencies: ["MainLoop", "AudioSDP", "AudioRTP", "AudioJitter", "AudioCodec", "CNice", "CSSL", "CALSA",
-                                                 "DecimalText"],
+                                                 "CEchoCancel", "DecimalText"],
                 exclude: ["README.md"]),
         // The daemon's logic (config, token store, control socket, policy), testable as a library.
         .target(name: "AgentCore", dependencies: ["AgentControl", "WCSSession", "AudioPipe", "CSSL", "DecimalText"]),
@@ -103,6 +110,8 @@ let package = Package(
         .target(name: "MediaBenchmarks", dependencies: ["AudioPipe"], path: "Benchmarks/MediaBenchmarks"),
         // In-process media benchmarks for `make bench`.
         .executableTarget(name: "wcs-bench", dependencies: ["MediaBenchmarks"], path: "Benchmarks/wcs-bench"),
+        // The call's voice processing (echo canceller, noise suppression, gain) on files, for the echo harness.
+        .executableTarget(name: "wcs-voice-bench", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-voice-bench"),
         // The far ends of many calls in one process (AudioPipe), driven by scripts/bench.py.
         .executableTarget(name: "wcs-bench-peer", dependencies: ["MediaBenchmarks"], path: "Benchmarks/wcs-bench-peer"),
         // The agent's receive path on a virtual clock: deterministic PESQ under loss (scripts/bench_replay.py).

@@ -25,6 +25,7 @@
     X(snd_pcm_sframes_t, snd_pcm_readi, (snd_pcm_t *pcm, void *buffer, snd_pcm_uframes_t size), (pcm, buffer, size), -ELIBACC) \
     X(snd_pcm_sframes_t, snd_pcm_writei, (snd_pcm_t *pcm, const void *buffer, snd_pcm_uframes_t size), (pcm, buffer, size), \
       -ELIBACC) \
+    X(int, snd_pcm_delay, (snd_pcm_t *pcm, snd_pcm_sframes_t *delayp), (pcm, delayp), -ELIBACC) \
     X(int, snd_pcm_recover, (snd_pcm_t *pcm, int err, int silent), (pcm, err, silent), -ELIBACC) \
     X(int, snd_pcm_drain, (snd_pcm_t *pcm), (pcm), -ELIBACC) \
     X(int, snd_pcm_close, (snd_pcm_t *pcm), (pcm), -ELIBACC) \

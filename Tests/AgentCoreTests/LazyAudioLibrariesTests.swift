@@ -15,6 +15,8 @@ import TestSupport
     static let resampling = ["libsoxr.so", "libgomp.so"]
     /// File-name prefix of alsa-lib.
     static let alsa = "libasound.so"
+    /// The voice processing engines (Sources/CEchoCancel), opened at the first call between sound devices.
+    static let voiceProcessing = ["libwebrtc_audio_processing.so", "libspeexdsp.so"]
 
     /// A config that offers only PCMU, so the call runs G.711 (8 kHz) through the resampler.
     static func pcmuOnlyConfig(_ h: AgentHarness) throws -> String {
@@ -35,7 +37,7 @@ import TestSupport
             Thread.sleep(forTimeInterval: 0.5)
             let idle = try LazyLibniceTests.mappedFiles(pid)
             #expect(Self.mapped(idle, "libopus.so"), "linked libraries are mapped: \(idle.sorted())")
-            for name in Self.resampling + [Self.alsa] {
+            for name in Self.resampling + [Self.alsa] + Self.voiceProcessing {
                 #expect(!Self.mapped(idle, name), "\(name) mapped while idle: \(idle.sorted())")
             }
 
@@ -43,7 +45,7 @@ import TestSupport
             let opus = try LazyLibniceTests.callWithMedia(h, caller: "2000")
             let inOpusCall = try LazyLibniceTests.mappedFiles(pid)
             #expect(Self.mapped(inOpusCall, "libnice.so"), "\(inOpusCall.sorted())")
-            for name in Self.resampling + [Self.alsa] {
+            for name in Self.resampling + [Self.alsa] + Self.voiceProcessing {
                 #expect(!Self.mapped(inOpusCall, name), "\(name) mapped in an Opus call: \(inOpusCall.sorted())")
             }
             try h.emulator.control.hangup(callId: opus)
@@ -86,6 +88,31 @@ import TestSupport
             #expect(h.log().contains("(install libsoxr0)"), "\(h.log().suffix(3000))")
             #expect(try h.status()["state"]?.stringValue == "online")
             #expect(h.daemon?.isRunning == true)
+        }
+    }
+
+    /// `echo_cancel = auto` between two sound devices (ALSA's `null` both ways): the call opens the
+    /// webrtc engine (and only it), `status` shows the stage's figures, and an idle daemon had
+    /// mapped neither engine.
+    @Test func aCallBetweenSoundDevicesOpensTheEchoCanceller() async throws {
+        try await onThread {
+            let h = try AgentHarness(media: .webrtc)
+            try h.start(extra: ["--answer", "auto", "--audio-source", "alsa:null", "--audio-sink", "alsa:null",
+                                "--media-address", "127.0.0.1"])
+            let pid = try LazyLibniceTests.daemonPid(h)
+            let idle = try LazyLibniceTests.mappedFiles(pid)
+            for name in Self.voiceProcessing {
+                #expect(!Self.mapped(idle, name), "\(name) mapped while idle: \(idle.sorted())")
+            }
+            let call = try LazyLibniceTests.callWithMedia(h, caller: "2000")
+            let inCall = try LazyLibniceTests.mappedFiles(pid)
+            #expect(Self.mapped(inCall, "libwebrtc_audio_processing.so"), "\(inCall.sorted())")
+            #expect(!Self.mapped(inCall, "libspeexdsp.so"), "\(inCall.sorted())")
+            let voice = try #require(try h.status()["calls"]?[0]?["stats"]?["voice"])
+            #expect(voice["engine"] == "webrtc" && voice["echo_cancel"] == true, "\(voice)")
+            #expect(h.log().contains("voice processing webrtc: echo cancellation on, noise suppression on"), "\(h.log().suffix(2000))")
+            try h.emulator.control.hangup(callId: call)
+            #expect(try Kit.waitForRecord(h, call).endResult == .completed)
         }
     }
 }

@@ -32,7 +32,11 @@ final class PulseAudioServer {
     let logPath: String
     private let process: ChildProcess
 
-    init(directory: TemporaryDirectory) throws {
+    /// The null sink the ALSA tests play to.
+    static let defaultModules = ["module-null-sink sink_name=testsink rate=48000 channels=1"]
+
+    /// Starts the server with `modules` (each a `-L` line: name and arguments) before the socket.
+    init(directory: TemporaryDirectory, modules: [String] = PulseAudioServer.defaultModules) throws {
         socketPath = directory.file("pulse-native")
         logPath = directory.file("pulseaudio.log")
         var environment = ProcessInfo.processInfo.environment
@@ -43,7 +47,7 @@ final class PulseAudioServer {
         process = try ChildProcess(executable: Self.executable, arguments: [
             "--daemonize=no", "-n", "--exit-idle-time=-1", "--disable-shm=yes", "--use-pid-file=no",
             "--log-target=stderr", "--log-level=info",
-            "-L", "module-null-sink sink_name=testsink rate=48000 channels=1",
+            ] + modules.flatMap { ["-L", $0] } + [
             "-L", "module-native-protocol-unix socket=\(socketPath) auth-anonymous=1"],
             stderrPath: logPath, environment: environment)
         let deadline = Date().addingTimeInterval(10)
@@ -55,6 +59,23 @@ final class PulseAudioServer {
     }
 
     deinit { process.kill() }
+
+    /// Runs `pactl` against this server (load-module, unload-module...); returns its output.
+    @discardableResult
+    func pactl(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/pactl")
+        process.arguments = ["--server", "unix:\(socketPath)"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else { throw PulseAudioError("pactl \(arguments.joined(separator: " ")): \(text)") }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 
     /// The server's log so far.
     func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }

@@ -25,6 +25,7 @@ extension CallManager {
             let opened = try makeMedia(callId: id, controlling: false)
             media = opened.0
             calls[id]?.recordingPath = opened.1
+            calls[id]?.voice = opened.2
         } catch {
             apply(id, .failed, cause: .mediaFailure("cannot open audio: \(error)"))
             throw AgentError("call \(id): cannot open audio: \(error)")
@@ -108,14 +109,16 @@ extension CallManager {
         let id = UUID().uuidString.lowercased()
         let media: CallMedia
         let recordingPath: String?
+        let voice: VoiceProcessingStage?
         do {
-            (media, recordingPath) = try makeMedia(callId: id, controlling: true)
+            (media, recordingPath, voice) = try makeMedia(callId: id, controlling: true)
         } catch {
             throw AgentError("cannot open audio: \(error)")
         }
         var entry = CallEntry(callId: id, direction: .outgoing, state: .connectingMedia, serverStatus: .pending,
                               caller: nil, callee: number, displayName: nil)
         entry.media = media
+        entry.voice = voice
         entry.answerRequestedAt = Date()
         entry.recordingPath = recordingPath
         calls[id] = entry

@@ -27,6 +27,8 @@ struct CallEntry {
     /// The server's SDP offer of an incoming call (nil until a usable one arrived).
     var offer: String?
     var media: CallMedia?
+    /// The call's voice processing (echo cancellation, noise suppression, gains), when configured.
+    var voice: VoiceProcessingStage?
     var recordingPath: String?
     var started = Date()
     var answerRequestedAt: Date?
@@ -67,7 +69,13 @@ struct CallEntry {
     var summary: CallSummary {
         CallSummary(call: description, state: state, media: media != nil, held: state == .held, muted: media?.isMuted ?? false,
                     durationSeconds: answeredAt.map { (Date().timeIntervalSince($0) * 10).rounded() / 10 },
-                    recording: recordingPath, stats: media.map { CallManager.json($0.statistics()) })
+                    recording: recordingPath, stats: media.map { mediaStatistics($0) })
+    }
+
+    private func mediaStatistics(_ media: CallMedia) -> JSONValue {
+        guard case .object(var fields) = CallManager.json(media.statistics()) else { return .null }
+        if let voice { fields["voice"] = CallManager.json(voice.statistics) }
+        return .object(fields)
     }
 }
 

@@ -42,9 +42,13 @@ actor CallManager {
     }
 
     /// Takes a reloaded configuration (SIGHUP): audio, answer mode and media settings apply from
-    /// the next call on; calls in progress keep what they opened with.
+    /// the next call on; calls in progress keep what they opened with, except the microphone and
+    /// speaker gains, which change at once.
     func reload(config: AgentConfig) {
         self.config = config
+        for call in calls.values {
+            call.voice?.update(micGainDb: config.voiceProcessing.micGainDb, speakerGainDb: config.voiceProcessing.speakerGainDb)
+        }
         hooks = CallHooks(config: config)
     }
 

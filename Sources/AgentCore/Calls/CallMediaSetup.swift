@@ -6,7 +6,7 @@ import WCSSession
 /// Opening a call's media with the configured audio, and turning media events into call events
 /// and transitions. Part of the `CallManager` actor.
 extension CallManager {
-    func makeMedia(callId: String, controlling: Bool) throws -> (CallMedia, String?) {
+    func makeMedia(callId: String, controlling: Bool) throws -> (CallMedia, String?, VoiceProcessingStage?) {
         let source = try config.audioSource.open()
         let sink: (sink: AudioSink, recordingPath: String?)
         do { sink = try config.audioSink.open(callId: callId) } catch {
@@ -30,7 +30,32 @@ extension CallManager {
         var media = CallMediaConfiguration(ice: ice)
         media.includeCandidates = config.includeCandidates
         media.codecs = config.codecs.compactMap { AudioCodecKind(rawValue: $0) }
-        return (CallMedia(configuration: media, source: source, sink: sink.sink), sink.recordingPath)
+        let voice = voiceProcessing(callId: callId, source: source, sink: sink.sink)
+        return (CallMedia(configuration: media, source: source, sink: sink.sink, stages: voice.map { [$0] } ?? []), sink.recordingPath, voice)
+    }
+
+    /// The call's voice processing stage (`[audio] echo_cancel` and beside it), or nil when it would
+    /// change nothing. An engine that cannot run is logged and the call goes on without it.
+    private func voiceProcessing(callId: String, source: AudioSource, sink: AudioSink) -> VoiceProcessingStage? {
+        guard let settings = config.voiceProcessing.settings(source: config.audioSource, sink: config.audioSink) else { return nil }
+        let devices = (source as? AudioDeviceDelay, sink as? AudioDeviceDelay)
+        do {
+            let stage = try VoiceProcessingStage(settings: settings) {
+                (devices.0?.delayFrames ?? 0) + (devices.1?.delayFrames ?? 0)
+            }
+            Log.info("calls", "call \(callId): voice processing \(settings.engine.rawValue): echo cancellation "
+                + "\(settings.echoCancel ? "on" : "off"), noise suppression \(settings.noiseSuppression ? "on" : "off"), "
+                + "auto gain \(settings.autoGain ? "on" : "off"), mic \(settings.micGainDb) dB, speaker \(settings.speakerGainDb) dB")
+            return stage
+        } catch {
+            Log.error("calls", "call \(callId): \(error); the call goes on without echo cancellation or noise suppression")
+            var gainsOnly = settings
+            gainsOnly.echoCancel = false
+            gainsOnly.noiseSuppression = false
+            gainsOnly.autoGain = false
+            gainsOnly.highPass = false
+            return gainsOnly.isNeutral ? nil : try? VoiceProcessingStage(settings: gainsOnly)
+        }
     }
 
     func watch(_ media: CallMedia, callId: String) {
@@ -85,6 +110,22 @@ extension CallManager {
         CallMediaRecord(codec: s.codec?.rawValue, packetsSent: s.packetsSent, packetsReceived: s.packetsReceived,
                         packetsLost: s.packetsLost, jitterMs: (s.jitterMs * 10).rounded() / 10,
                         rttMs: s.roundTripTimeMs.map { ($0 * 10).rounded() / 10 })
+    }
+
+    /// A call's voice processing figures for `status`/`calls` (`stats.voice`).
+    static func json(_ v: VoiceProcessingStatistics) -> JSONValue {
+        let round = { (x: Double) in JSONValue.number((x * 10).rounded() / 10) }
+        return .object([
+            "engine": v.engine.map { .string($0) } ?? .null,
+            "echo_cancel": .bool(v.echoCancel),
+            "reported_delay_ms": round(v.reportedDelayMs),
+            "engine_delay_ms": v.engineDelayMs.map { .number(Double($0)) } ?? .null,
+            "erle_db": v.erleDb.map(round) ?? .null,
+            "engine_erle_db": v.engineErleDb.map(round) ?? .null,
+            "double_talk": .bool(v.doubleTalk),
+            "far_end_active": .bool(v.farEndActive),
+            "engine_errors": .number(Double(v.engineErrors)),
+        ])
     }
 
     static func json(_ s: CallMediaStatistics) -> JSONValue {

@@ -82,6 +82,8 @@ public struct AgentConfig: Sendable, Equatable {
     public var audioSink: AudioSinkSpec = .null
     /// When incoming calls are answered (`[audio] answer`).
     public var answerMode: AnswerMode = .manual
+    /// Echo cancellation, noise suppression and gains (`[audio] echo_cancel` and the keys beside it).
+    public var voiceProcessing = VoiceProcessingConfig()
     /// Per-caller answer rules (`[answer]`, `[answer.NAME]`); empty = `answerMode` for every call.
     public var answerRules = AnswerRuleSet()
     /// Addresses to gather ICE host candidates on (`[media] addresses`); empty = every interface.

@@ -1,3 +1,4 @@
+import AudioPipe
 import FoundationEssentials
 import Glibc
 import MainLoop
@@ -26,7 +27,7 @@ public enum ConfigLoader {
         "sip": ["login", "auth_name", "password_file", "domain", "outbound_proxy", "port", "register", "register_timeout"],
         "agent": ["state_dir", "socket", "socket_group", "log_level", "keepalive", "receive_probes", "probes_interval", "backoff_cap",
                   "reconnect_spread", "tcp_timeout", "watch_network", "session_keep", "sleep"],
-        "audio": ["source", "sink", "answer"],
+        "audio": ["source", "sink", "answer", "echo_cancel", "noise_suppression", "auto_gain", "mic_gain_db", "speaker_gain_db", "echo_engine"],
         "media": ["addresses", "stun", "turn", "turn_user", "turn_password_file", "turn_transport", "ice_transport_policy", "include_candidates", "link_local", "codecs"],
         "calls": ["max_calls", "ring_timeout"],
         "hooks": ["on_incoming", "on_call_end", "timeout"],
@@ -127,6 +128,21 @@ public enum ConfigLoader {
         if let v = try audio.nonEmptyString("source") { config.audioSource = try located(file, "audio", "source") { try AudioSourceSpec(parsing: v) } }
         if let v = try audio.nonEmptyString("sink") { config.audioSink = try located(file, "audio", "sink") { try AudioSinkSpec(parsing: v) } }
         if let v = try audio.nonEmptyString("answer") { config.answerMode = try located(file, "audio", "answer") { try AnswerMode(parsing: v) } }
+        let switches = "auto, on or off"
+        if let v = try audio.custom("echo_cancel", expected: switches, { VoiceProcessingConfig.Switch(rawValue: $0.lowercased()) }) {
+            config.voiceProcessing.echoCancel = v
+        }
+        if let v = try audio.custom("noise_suppression", expected: switches, { VoiceProcessingConfig.Switch(rawValue: $0.lowercased()) }) {
+            config.voiceProcessing.noiseSuppression = v
+        }
+        if let v = try audio.bool("auto_gain") { config.voiceProcessing.autoGain = v }
+        let gains = "decibels from -30 to 30"
+        let gain = { (text: String) in Double(text).flatMap { VoiceProcessingConfig.gainRange.contains($0) ? $0 : nil } }
+        if let v = try audio.custom("mic_gain_db", expected: gains, gain) { config.voiceProcessing.micGainDb = v }
+        if let v = try audio.custom("speaker_gain_db", expected: gains, gain) { config.voiceProcessing.speakerGainDb = v }
+        if let v = try audio.custom("echo_engine", expected: "webrtc or speex", { VoiceProcessingSettings.Engine(rawValue: $0.lowercased()) }) {
+            config.voiceProcessing.engine = v
+        }
 
         let media = file.section("media")
         if let v = try media.nonEmptyString("addresses") { config.mediaAddresses = list(v) }

@@ -73,6 +73,7 @@ public struct ConfigReloadPlan: Sendable, Equatable {
             changed("[audio] source", \.audioSource, from: old, to: new),
             changed("[audio] sink", \.audioSink, from: old, to: new),
             changed("[audio] answer", \.answerMode, from: old, to: new),
+            changed("[audio] voice processing", \.voiceProcessing, from: old, to: new),
             changed("[answer] rules", \.answerRules, from: old, to: new),
             changed("[media] addresses", \.mediaAddresses, from: old, to: new),
             changed("[media] stun", \.stunServer, from: old, to: new),

@@ -66,6 +66,15 @@ final class ALSAPCM: @unchecked Sendable {  // unchecked: wraps a snd_pcm_t* (C 
         return put >= 0 ? Int(put) : try recover(Int32(put), "write to")
     }
 
+    /// The device's delay in frames (`snd_pcm_delay`): for playback, how long a frame written now
+    /// takes to be heard; for capture, how many captured frames wait to be read. nil when the
+    /// device cannot tell (not running, or an xrun being recovered).
+    func delay() -> Int? {
+        guard let handle else { return nil }
+        var frames: snd_pcm_sframes_t = 0
+        return snd_pcm_delay(handle, &frames) >= 0 && frames >= 0 ? Int(frames) : nil
+    }
+
     /// Lets queued playback finish (at most what the buffer holds).
     func drain() {
         if let handle { snd_pcm_drain(handle) }

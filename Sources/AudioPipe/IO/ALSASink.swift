@@ -10,7 +10,7 @@ import MainLoop
 ///
 /// Runs on: its own playback thread for the blocking writes; `write` and `close` from any thread.
 /// Checked Sendable: the ring and flags are in one `ConditionLock`.
-public final class ALSASink: AudioSink, Sendable {
+public final class ALSASink: AudioSink, AudioDeviceDelay, Sendable {
     /// The PCM name.
     public let device: String
     private let pcm: ALSAPCM
@@ -22,6 +22,7 @@ public final class ALSASink: AudioSink, Sendable {
         var threadDone = false
         var droppedCount = 0
         var failure: String?
+        var deviceDelay = 0
     }
 
     private let shared: ConditionLock<Shared>
@@ -38,6 +39,10 @@ public final class ALSASink: AudioSink, Sendable {
 
     /// Samples dropped because the ring was full.
     public var droppedSamples: Int { shared.withLock { $0.droppedCount } }
+
+    /// Frames between `write` and the loudspeaker: the ring plus the device's delay as of the last
+    /// period written (the playback thread asks the device; no call crosses threads on the PCM).
+    public var delayFrames: Int { shared.withLock { $0.ring.count + $0.deviceDelay } }
 
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws {
         try shared.withLock { state in
@@ -83,6 +88,7 @@ public final class ALSASink: AudioSink, Sendable {
                 break
             }
             if last { break }
+            if let delay = pcm.delay() { shared.withLock { $0.deviceDelay = delay } }
             pacer.moved(frames)
         }
         shared.withLock { $0.threadDone = true }

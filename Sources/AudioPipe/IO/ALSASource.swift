@@ -10,7 +10,7 @@ import MainLoop
 ///
 /// Runs on: its own capture thread for the blocking reads; `read` and `close` from any thread.
 /// Checked Sendable: the ring and flags are in one `ConditionLock`.
-public final class ALSASource: AudioSource, Sendable {
+public final class ALSASource: AudioSource, AudioDeviceDelay, Sendable {
     /// The PCM name.
     public let device: String
     private let pcm: ALSAPCM
@@ -23,6 +23,7 @@ public final class ALSASource: AudioSource, Sendable {
         var underrunCount = 0
         var droppedCount = 0
         var failure: String?
+        var deviceDelay = 0
     }
 
     private let shared: ConditionLock<Shared>
@@ -41,6 +42,9 @@ public final class ALSASource: AudioSource, Sendable {
     public var underruns: Int { shared.withLock { $0.underrunCount } }
     /// Samples dropped because the ring was full.
     public var droppedSamples: Int { shared.withLock { $0.droppedCount } }
+    /// Frames between the microphone and `read`: the ring plus what the device held unread as of
+    /// the last period read (the capture thread asks the device).
+    public var delayFrames: Int { shared.withLock { $0.ring.count + $0.deviceDelay } }
     /// Frames per ALSA period.
     public var periodFrames: Int { pcm.periodFrames }
 
@@ -79,9 +83,13 @@ public final class ALSASource: AudioSource, Sendable {
                 break
             }
             guard frames > 0 else { continue }
+            let delay = pcm.delay()
             pacer.moved(frames)
             period.withUnsafeBufferPointer { chunk in
-                shared.withLock { $0.droppedCount += $0.ring.append(UnsafeBufferPointer(rebasing: chunk[0..<frames])) }
+                shared.withLock {
+                    $0.droppedCount += $0.ring.append(UnsafeBufferPointer(rebasing: chunk[0..<frames]))
+                    if let delay { $0.deviceDelay = delay }
+                }
             }
         }
         shared.withLock { $0.threadDone = true }

@@ -41,3 +41,11 @@ extension AudioSink {
         try samples.withUnsafeBufferPointer { try write($0) }
     }
 }
+
+/// A source or sink on a sound device that knows its own delay: how many 48 kHz frames lie between
+/// the device and the call (`ALSASource`, `ALSASink`). The echo canceller aligns its reference by
+/// the sum of a call's two (`VoiceProcessingStage`). Any thread.
+public protocol AudioDeviceDelay: AnyObject, Sendable {
+    /// Frames between the device and the call right now.
+    var delayFrames: Int { get }
+}
