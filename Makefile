@@ -20,6 +20,8 @@ APT_PACKAGES += coturn
 APT_PACKAGES += iproute2
 # STUNBehindNATTests put the agent on a private LAN behind an nft MASQUERADE router (namespaces, as root).
 APT_PACKAGES += nftables
+# libmosquitto: the headers of the native MQTT push intake's client library, opened on first use (dlopen, Sources/CMosquitto).
+APT_PACKAGES += libmosquitto-dev
 # alsa: the headers of alsa-lib, which sources and sinks open on first use (dlopen, Sources/CALSA); ALSAIOTests use its file and null plugins (no card needed).
 APT_PACKAGES += libasound2-dev
 # ALSAPulseAudioTests: a private PulseAudio (null sink) through ALSA's pulse plugin: a clocked device that underruns.

@@ -56,6 +56,8 @@ let package = Package(
         .target(name: "CLibraryLoader"),
         .target(name: "CSoxr", dependencies: ["CLibraryLoader"], cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
         .target(name: "CALSA", dependencies: ["CLibraryLoader"], cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
+        // libmosquitto (the native MQTT push intake, `[push] mqtt`), opened on first use the same way.
+        .target(name: "CMosquitto", dependencies: ["CLibraryLoader"], cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
         // Echo cancellation, noise suppression and gain (speexdsp, webrtc-audio-processing 0.3 through a
         // small C++ shim), both loaded on first use too (Sources/CEchoCancel): an idle agent maps neither.
         .target(name: "CEchoCancel", dependencies: ["CLibraryLoader"],
@@ -94,7 +96,7 @@ let package = Package(
                                                  "CEchoCancel", "DecimalText"],
                 exclude: ["README.md"]),
         // The daemon's logic (config, token store, control socket, policy), testable as a library.
-        .target(name: "AgentCore", dependencies: ["AgentControl", "WCSSession", "AudioPipe", "CSSL", "DecimalText"]),
+        .target(name: "AgentCore", dependencies: ["AgentControl", "WCSSession", "AudioPipe", "CSSL", "CMosquitto", "DecimalText"]),
         // The tools that talk to the daemon or read what it left (prompt, doctor, history) and the
         // full binary's command line (`CLI`), which starts the daemon for `run`.
         .target(name: "AgentTools", dependencies: ["AgentCore"]),

@@ -4,7 +4,8 @@ import TestSupport
 import WCSSession
 
 /// examples/push end to end: the emulator's push goes through a real transport (the webhook
-/// sender, an MQTT broker, an ntfy-style stream) into the example script, which wakes the agent.
+/// sender, an ntfy-style stream) into the example script, which wakes the agent. (MQTT is the
+/// daemon's own intake: MQTTPushIntakeTests.)
 @Suite(.serialized) struct PushExamplesTests {
     /// Sleeps the agent, rings it, and waits until the call rings at the woken agent.
     static func ringWhileAsleepAndExpectTheWake(_ h: AgentHarness, caller: String) throws -> String {
@@ -34,41 +35,6 @@ import WCSSession
         }
     }
 
-    @Test func mqttSubscriptionWakesTheAgent() async throws {
-        try await onThread {
-            #expect(FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto"), "apt-get install mosquitto mosquitto-clients (make deps)")
-            let h = try AgentHarness()
-            try h.start()
-            let port = try PushPaths.freePort()
-            let brokerLog = h.scratch.file("mosquitto.log")
-            let conf = h.scratch.file("mosquitto.conf")
-            // As root, mosquitto switches to the user "mosquitto" unless told to stay who we are.
-            let user = getpwuid(getuid()).flatMap { String(validatingCString: $0.pointee.pw_name) } ?? "root"
-            try "user \(user)\nlistener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest file \(brokerLog)\nlog_type all\n"
-                .write(toFile: conf, atomically: true, encoding: .utf8)
-            let broker = try ChildProcess(executable: "/usr/sbin/mosquitto", arguments: ["-c", conf], stderrPath: h.scratch.file("mosquitto.err"))
-            defer { broker.kill() }
-            try h.waitFor("the broker listening") { contents(brokerLog)?.contains("Opening ipv4 listen socket on port \(port)") == true }
-            let topic = "wcs/push/\(AgentHarness.login)"
-            let script = try PushExampleProcess(script: "mqtt-subscribe.sh", environment: [
-                "MQTT_HOST": "127.0.0.1", "MQTT_PORT": "\(port)", "MQTT_TOPIC": topic,
-                "WCS_AGENT": AgentHarness.binary, "WCS_AGENT_SOCKET": h.socketPath,
-            ], stderrPath: h.scratch.file("mqtt-subscribe.err"))
-            try h.waitFor("the example subscribed") { contents(brokerLog)?.contains("Received SUBSCRIBE") == true }
-            try h.setPushCommand("/usr/bin/mosquitto_pub -h 127.0.0.1 -p \(port) -q 1 -t '\(topic)' -s")
-            let callId = try Self.ringWhileAsleepAndExpectTheWake(h, caller: "2021")
-            let line = try script.readLine()
-            #expect(line.contains("push for call \(callId): ringing"), "\(line)")
-            // The same push again over MQTT: a duplicate, no second wake.
-            let frames = try h.connectionFrames()
-            let payload = try h.pushPayload(for: callId)
-            let published = try run("/bin/sh", ["-c", "printf '%s' '\(payload)' | /usr/bin/mosquitto_pub -h 127.0.0.1 -p \(port) -q 1 -t '\(topic)' -s"])
-            #expect(published.status == 0, "\(published.output)")
-            #expect(try script.readLine().contains("duplicate"))
-            #expect(try h.connectionFrames() == frames)
-        }
-    }
-
     @Test func ntfySubscriptionWakesTheAgent() async throws {
         try await onThread {
             let h = try AgentHarness()
@@ -78,18 +44,34 @@ import WCSSession
             defer { server.kill() }
             let port = try #require(try JSONValue.parse(server.readLine(timeout: 15))["port"]?.intValue)
             let topic = "wcs-push-\(UUID().uuidString.prefix(8))"
-            let script = try PushExampleProcess(script: "ntfy-subscribe.sh", environment: [
-                "NTFY_URL": "http://127.0.0.1:\(port)", "NTFY_TOPIC": topic,
-                "WCS_AGENT": AgentHarness.binary, "WCS_AGENT_SOCKET": h.socketPath,
-            ], stderrPath: h.scratch.file("ntfy-subscribe.err"))
-            try h.waitFor("the example subscribed") {
-                let health = try run("/usr/bin/curl", ["-s", "http://127.0.0.1:\(port)/health"])
-                return try JSONValue.parse(health.output)["subscribers"]?[topic]?.intValue == 1
+            let environment = ["NTFY_URL": "http://127.0.0.1:\(port)", "NTFY_TOPIC": topic, "NTFY_SINCE_FILE": h.scratch.file("ntfy.since"),
+                               "WCS_AGENT": AgentHarness.binary, "WCS_AGENT_SOCKET": h.socketPath]
+            func subscribed() throws {
+                try h.waitFor("the example subscribed") {
+                    let health = try run("/usr/bin/curl", ["-s", "http://127.0.0.1:\(port)/health"])
+                    return try JSONValue.parse(health.output)["subscribers"]?[topic]?.intValue == 1
+                }
             }
+            var script: PushExampleProcess? = try PushExampleProcess(script: "ntfy-subscribe.sh", environment: environment,
+                                                                     stderrPath: h.scratch.file("ntfy-subscribe.err"))
+            try subscribed()
             try h.emulator.control.post("/config", ["push_url": .string("http://127.0.0.1:\(port)/\(topic)")])
             let callId = try Self.ringWhileAsleepAndExpectTheWake(h, caller: "2022")
-            let line = try script.readLine()
+            let line = try #require(script).readLine()
             #expect(line.contains("push for call \(callId): ringing"), "\(line)")
+
+            // A push published while the subscriber is down is fetched with since= when it is back.
+            try h.waitFor("the last id kept") { contents(h.scratch.file("ntfy.since"))?.isEmpty == false }
+            script = nil
+            try h.waitFor("the subscriber gone") {
+                let health = try run("/usr/bin/curl", ["-s", "http://127.0.0.1:\(port)/health"])
+                return try JSONValue.parse(health.output)["subscribers"]?[topic]?.intValue ?? 0 == 0
+            }
+            let posted = try run("/usr/bin/curl", ["-sS", "-d", #"{"id":"ntfy-while-down-1","handle":"2023"}"#, "http://127.0.0.1:\(port)/\(topic)"])
+            #expect(posted.status == 0, "\(posted.output)")
+            script = try PushExampleProcess(script: "ntfy-subscribe.sh", environment: environment, stderrPath: h.scratch.file("ntfy-subscribe-2.err"))
+            let replayed = try #require(script).readLine()
+            #expect(replayed.contains("push for call ntfy-while-down-1: the call ended before the session came back"), "\(replayed)")
         }
     }
 }

@@ -32,9 +32,9 @@ import TestSupport
                        "ExecStart=/usr/local/bin/wcs-agent run --config /etc/wcs-agent/%i.conf",
                        "ExecReload=/usr/local/bin/wcs-agent reload --config /etc/wcs-agent/%i.conf",
                        "StateDirectory=wcs-agent/%i", "RuntimeDirectory=wcs-agent/%i",
-                       "LoadCredential=sip-password:/etc/wcs-agent/%i.sip-password"]
+                       "LoadCredential=sip-password:/etc/wcs-agent/%i.sip-password", "Environment=WCS_AGENT_LINE=%i"]
         #expect(template.filter { !perLine.contains($0) } == plain.filter { line in
-            !["Description=", "ExecStart=", "ExecReload=", "StateDirectory=", "RuntimeDirectory=", "LoadCredential="].contains { line.hasPrefix($0) }
+            !["Description=", "ExecStart=", "ExecReload=", "StateDirectory=", "RuntimeDirectory=", "LoadCredential=", "Environment=WCS_AGENT_LINE="].contains { line.hasPrefix($0) }
         })
         for line in perLine { #expect(template.contains(line), "missing \(line)") }
     }

@@ -25,6 +25,13 @@ public enum AgentEvent: Sendable, Equatable {
     case failed(error: String)
     /// `missed_call`: a pushed call ended before the session came back.
     case missedCall(callId: String, caller: String?, uuid: String?)
+    /// `push`: what a push did, whichever way it came (`source`: reconnect, webhook, mqtt): `push` is
+    /// ringing, missed, duplicate, not_connected, or invalid (not a push: `call_id` null); `outcome`
+    /// is the wake's result, null when no wake was tried. For MQTT this is the push's only answer.
+    case push(source: String, callId: String?, push: String, outcome: String?)
+    /// `push_intake`: a push intake's connection to its broker (`source` mqtt) is `connected` or
+    /// `disconnected` (`error`: why, when it was not asked for).
+    case pushIntake(source: String, state: String, error: String?)
     /// `session_lost_while_asleep`: the server no longer knew the session of a sleeping agent (it
     /// restarted or forgot it); a fresh login followed. `alive_until`: when the session was last
     /// known to be alive (the agent closed its socket then), ISO 8601; `detected_by`: `refresh`, `push`,
