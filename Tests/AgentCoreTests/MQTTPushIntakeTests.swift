@@ -128,6 +128,14 @@ import Glibc
             #expect(try broker.retained(availability) == "offline")
             try h.start(extra: ["--config", conf])
             try h.waitFor("online again") { try broker.retained(availability) == "online" }
+            // doctor checks the broker under its own client id: the line's session stays as it is.
+            let doctor = try LazyLibniceTests.run(["doctor", "--timeout", "5", "--config", conf, "--server", h.emulator.url,
+                                                   "--sip-login", AgentHarness.login, "--sip-password-file", h.passwordFile,
+                                                   "--state-dir", h.stateDir], environment: [:])
+            let verdict = DoctorTests.line(doctor.lines, "ok", "mqtt")
+            #expect(verdict?.contains("mqtts://localhost:\(broker.tlsPort!): connected") == true && verdict?.contains("TLS verified") == true,
+                    "\(doctor.lines)")
+            #expect(try broker.retained(availability) == "online")
             h.daemon?.signal(SIGKILL)
             _ = h.daemon?.waitForExit(timeout: 10)
             try h.waitFor("offline by the last will") { try broker.retained(availability) == "offline" }
@@ -149,6 +157,11 @@ import Glibc
                 Issue.record("no TLS refusal: \(h.log().split(separator: "\n").filter { $0.contains("mqtt") }.suffix(20).joined(separator: "\n"))")
             }
             #expect(try broker.retained(availability) == "offline")
+            let refused = try LazyLibniceTests.run(["doctor", "--timeout", "5", "--config", wrongCA, "--server", h.emulator.url,
+                                                    "--sip-login", AgentHarness.login, "--sip-password-file", h.passwordFile,
+                                                    "--state-dir", h.stateDir], environment: [:])
+            #expect(refused.code == 1)
+            #expect(DoctorTests.line(refused.lines, "FAIL", "mqtt")?.contains("certificate verify failed") == true, "\(refused.lines)")
         }
     }
 

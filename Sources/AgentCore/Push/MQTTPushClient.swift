@@ -51,8 +51,15 @@ final class MQTTPushClient {
     /// by its log callback, which may run off the loop during the connect.
     nonisolated let libraryError = Mutex<String?>(nil)
 
-    init(settings: MQTTPushSettings, onMessage: @escaping @MainLoopActor (Data) -> Bool,
+    /// A connection check (`doctor`): its own client id and a clean session (it never touches the
+    /// line's session and its queued pushes), no last will, no availability, no subscription.
+    let isProbe: Bool
+
+    init(settings: MQTTPushSettings, probe: Bool = false, onMessage: @escaping @MainLoopActor (Data) -> Bool,
          onState: @escaping @MainLoopActor (Bool, String?) -> Void) {
+        var settings = settings
+        if probe { settings.clientId += "-doctor" }
+        self.isProbe = probe
         self.settings = settings
         self.onMessage = onMessage
         self.onState = onState
@@ -65,7 +72,7 @@ final class MQTTPushClient {
             return cmosquitto_library_error().map { String(cString: $0) } ?? "libmosquitto cannot be loaded"
         }
         _ = mosquitto_lib_init()
-        guard let mosq = mosquitto_new(settings.clientId, false, Unmanaged.passUnretained(self).toOpaque()) else {
+        guard let mosq = mosquitto_new(settings.clientId, isProbe, Unmanaged.passUnretained(self).toOpaque()) else {
             return "mosquitto_new failed: \(String(cString: strerror(errno)))"
         }
         self.mosq = mosq
@@ -93,7 +100,8 @@ final class MQTTPushClient {
             { check(mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311)), "protocol version") },
             { self.settings.username == nil ? nil
                 : check(mosquitto_username_pw_set(mosq, self.settings.username, self.settings.password), "user name") },
-            { check(mosquitto_will_set(mosq, self.settings.availabilityTopic, Int32(offline.count), offline, 1, true), "last will") },
+            { self.isProbe ? nil
+                : check(mosquitto_will_set(mosq, self.settings.availabilityTopic, Int32(offline.count), offline, 1, true), "last will") },
             { self.settings.tls ? self.configureTLS(mosq, check) : nil },
         ]
         for step in steps { if let failure = step() { return failure } }
@@ -206,6 +214,7 @@ final class MQTTPushClient {
         phase = .online
         backoff.reset()
         lastError = nil
+        if isProbe { return onState(true, nil) }
         let online = Array(MQTTPushSettings.online.utf8)
         _ = mosquitto_publish(mosq, nil, settings.availabilityTopic, Int32(online.count), online, 1, true)
         let rcSubscribe = mosquitto_subscribe(mosq, nil, settings.topic, 1)
@@ -259,7 +268,7 @@ final class MQTTPushClient {
         phase = .waitingToRetry
         let delay = max(0.2, backoff.next())
         Log.warning("push", "mqtt: \(reason); reconnecting in \(DecimalText.fixed(delay, decimals: 1)) s")
-        if wasOnline { onState(false, reason) }
+        if wasOnline || isProbe { onState(false, reason) }
         retryTimer?.cancel()
         retryTimer = MainLoopActor.schedule(after: delay) { [weak self] in self?.connect() }
     }
@@ -275,6 +284,11 @@ final class MQTTPushClient {
         phase = .stopping
         retryTimer?.cancel()
         retryTimer = nil
+        if isProbe, wasOnline, let mosq {
+            _ = mosquitto_disconnect(mosq)
+            afterIO()
+            return
+        }
         guard let mosq, wasOnline else {
             if !wasConnecting { finishStop() }  // else connectStarted finishes once the connect returned
             return
