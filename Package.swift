@@ -112,6 +112,10 @@ let package = Package(
         .target(name: "MediaBenchmarks", dependencies: ["AudioPipe"], path: "Benchmarks/MediaBenchmarks"),
         // In-process media benchmarks for `make bench`.
         .executableTarget(name: "wcs-bench", dependencies: ["MediaBenchmarks"], path: "Benchmarks/wcs-bench"),
+        // Issue 22's DTMF harness: door codes as tones over Opus with loss, speech and music with no digits.
+        .target(name: "DTMFHarness", dependencies: ["AudioPipe", "TestSupport"], path: "Benchmarks/DTMFHarness"),
+        // The door-station figures for `make bench` (scripts/bench_door.py): in-audio DTMF, codes, detector CPU.
+        .executableTarget(name: "wcs-door-bench", dependencies: ["DTMFHarness", "MediaBenchmarks", "AgentCore"], path: "Benchmarks/wcs-door-bench"),
         // The call's voice processing (echo canceller, noise suppression, gain) on files, for the echo harness.
         .executableTarget(name: "wcs-voice-bench", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-voice-bench"),
         // The far ends of many calls in one process (AudioPipe), driven by scripts/bench.py.
@@ -135,7 +139,8 @@ let package = Package(
         .testTarget(name: "AudioRTPTests", dependencies: ["AudioRTP", "TestSupport"]),
         .testTarget(name: "AudioJitterTests", dependencies: ["AudioJitter", "AudioRTP", "TestSupport"]),
         .testTarget(name: "AudioCodecTests", dependencies: ["AudioCodec", "AudioPipe", "MediaBenchmarks", "TestSupport"]),
-        .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "CNice", "CSRTP", "MediaBenchmarks", "MediaTestSupport", "TestSupport"]),
+        .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "CNice", "CSRTP", "MediaBenchmarks", "MediaTestSupport", "TestSupport",
+                                                       "DTMFHarness"]),
         // wcs-agent and wcs-agentd are built by `swift build --build-tests` (every product); the tests run them.
         .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "AgentTools", "AudioPipe", "MediaBenchmarks", "TestSupport"]),
     ],

@@ -80,6 +80,10 @@ extension AgentEvent {
         case "dtmf":
             guard let callId, let digit = text("digit") else { return nil }
             return .dtmf(callId: callId, digit: digit)
+        case "action":
+            guard let callId, let result = text("result") else { return nil }
+            return .action(CallActionReport(callId: callId, action: text("action"), result: result, source: text("source"),
+                                            keys: number("keys").flatMap { Int(exactly: $0) }, caller: text("caller"), detail: text("detail")))
         default:
             return nil
         }

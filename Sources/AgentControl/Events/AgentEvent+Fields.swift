@@ -32,6 +32,7 @@ extension AgentEvent {
         case .media: "media"
         case .mediaFailed: "media_failed"
         case .dtmf: "dtmf"
+        case .action: "action"
         case .other(let type, _): type
         }
     }
@@ -121,6 +122,9 @@ extension AgentEvent {
             return ["call_id": .string(callId), "reason": .string(reason)]
         case .dtmf(let callId, let digit):
             return ["call_id": .string(callId), "digit": .string(digit)]
+        case .action(let a):
+            return ["call_id": .string(a.callId), "action": orNull(a.action), "result": .string(a.result), "source": orNull(a.source),
+                    "keys": a.keys.map { .number(Double($0)) } ?? .null, "caller": orNull(a.caller), "detail": orNull(a.detail)]
         case .other(_, let fields):
             return fields
         }

@@ -130,6 +130,8 @@ public struct AgentConfig: Sendable, Equatable {
     public var pushMQTT: MQTTPushSettings?
     /// Where the Prometheus metrics endpoint listens (`[metrics] listen`); nil = none.
     public var metricsListen: PushListenAddress?
+    /// Door station: `[dtmf]`, `[actions]`, `[limits]`, `[announce]` (Actions/DoorStationConfig).
+    public var door = DoorStationConfig()
 
     /// A configuration with every default and the given server URL.
     public init(server: String) {

@@ -62,7 +62,9 @@ public enum ConfigLoader {
         var mqttFile: ConfigFile?
         if let path = parsed.value("--config") {
             let file = try ConfigFile.load(path: path)
-            try file.validate(schema: fileSchema.merging(AnswerRuleSet.ruleSchema(in: file)) { known, _ in known })
+            try file.validate(schema: fileSchema.merging(AnswerRuleSet.ruleSchema(in: file)) { known, _ in known }
+                .merging(DoorStationConfig.sectionKeys) { known, _ in known }
+                .merging(DoorStationConfig.actionSchema(in: file)) { known, _ in known })
             try apply(file, to: &config)
             mqttFile = file
             passwordFileFromFile = try file.section("sip").path("password_file")
@@ -182,6 +184,7 @@ public enum ConfigLoader {
         if let v = try push.nonEmptyString("listen") { config.pushListen = try located(file, "push", "listen") { try PushListenAddress(parsing: v) } }
         if let v = try push.path("secret_file") { config.pushSecret = try readSecret(path: v, what: "push secret file") }
         config.answerRules = try AnswerRuleSet.load(from: file)
+        config.door = try DoorStationConfig.load(from: file)
         if let v = try file.section("metrics").nonEmptyString("listen") {
             config.metricsListen = try located(file, "metrics", "listen") { try MetricsListenAddress.parse(v) }
         }

@@ -535,6 +535,9 @@ public actor WCSSession {
             emit(.transfer(callId: callId, status: status, info: info))
         case .dataEvent(let payload):
             emit(.dataEvent(payload))
+        case .dtmf(let callId, let digits, let type):
+            guard calls[callId] != nil else { Log.debug("session", "relayed DTMF for unknown call \(callId) ignored"); return }
+            emit(.dtmf(callId: callId, digits: digits, type: type))
         case .dataStatus(let operationId, let status, let info):
             emit(.dataStatus(operationId: operationId, status: status, info: info))
         case .sessionDebugStatus(let status, let file):
