@@ -54,6 +54,27 @@ import WCSSession
         }
     }
 
+    /// A primary that drops the socket and then stalls (a node gone behind a load balancer: TCP
+    /// connects, nothing answers): the one resume there is cut short (the kept address's grace, and a
+    /// connect timeout bounded to 4 s when a backup exists), then the backup takes the session.
+    @Test func aPrimaryThatDropsThenStallsMovesWithinTheBoundedResume() async throws {
+        try await onThread {
+            let h = try AgentHarness { _ in ["--name", "a"] }
+            let backup = try Self.backup()
+            try h.start(server: "\(h.emulator.url),\(backup.url)", extra: ["--config", Self.config(h, "[server]\nconnect_timeout = 10\n")])
+            try h.emulator.control.setFaults(["handshake_stall": true])
+            try h.emulator.control.cut(login: AgentHarness.login)
+            let cut = Date()
+            try Self.waitOnline(h, backup.url, timeout: 20)
+            let took = Date().timeIntervalSince(cut)
+            print("failover: primary dropped then stalled, online on the backup after \(String(format: "%.2f", took)) s "
+                  + "(connect_timeout 10 s, the resume after a drop bounded to \(ServerFailover.resumeAfterDropConnectTimeout) s)")
+            // The stalled resume was cut short (by the kept address's grace, or at most the bounded 4 s), never 10 s.
+            #expect(h.log().contains("looks dead") && !h.log().contains("timed out after 10.0 s"))
+            #expect(try backup.control.tokenCounts()["foreign"] == 0)
+        }
+    }
+
     @Test func randomFailoversNeverShowATokenToTheWrongServer() async throws {
         try await onThread {
             let h = try AgentHarness { _ in ["--name", "a"] }

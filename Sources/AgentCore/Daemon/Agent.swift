@@ -283,6 +283,7 @@ public actor Agent {
         publishEvent(.state(phase.rawValue, reason: reason))
         let server = failover.activeServer
         await session.retarget(url: server)
+        await session.useConnectTimeout(failover.connectTimeout(configured: config.connectTimeout))
         notifier?.status("connecting to \(server) (\(reason))")
         let stored: StoredToken?
         do {

@@ -169,6 +169,12 @@ public actor WCSSession {
         sessionInfo = nil
     }
 
+    /// Sets the connect timeout of the next `login()`/`resume(token:)` (e.g. a shorter one for a quick
+    /// look at a server that just dropped us, when a backup could take the session).
+    public func useConnectTimeout(_ seconds: Double) {
+        configuration.connectTimeout = seconds
+    }
+
     /// Seconds a resume answered with a new token and no other sign of our session waits for a
     /// `registered` before it counts as a new session.
     static let registeredAfterNewTokenWait: Double = 1
