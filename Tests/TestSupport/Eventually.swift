@@ -5,6 +5,9 @@ import Foundation
 
 /// Polls `condition` every `interval` seconds (sleeping the thread) until it holds or `timeout`
 /// seconds pass; true when it held. A throwing condition counts as not yet.
+/// Not from async code: there a plain closure would pick this overload and block a thread of the
+/// cooperative pool (two on this machine) that the awaited work may need; await the async one.
+@available(*, noasync, message: "blocks a cooperative-pool thread; await eventually with an async closure")
 public func eventually(timeout: Double = 10, interval: Double = 0.005, _ condition: () throws -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {

@@ -226,6 +226,6 @@ import TestSupport
 
 /// Polls `condition` until it holds (at most `timeout` seconds).
 func waitUntil(timeout: Double = 10, _ condition: () throws -> Bool) async throws {
-    if await eventually(timeout: timeout, interval: 0.02, condition) { return }
+    if await eventually(timeout: timeout, interval: 0.02, { () async throws -> Bool in try condition() }) { return }
     Issue.record("condition not met within \(timeout) s")
 }

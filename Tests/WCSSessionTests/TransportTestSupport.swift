@@ -38,7 +38,7 @@ final class EventRecorder: @unchecked Sendable {
     /// Waits until `condition` holds on the recorded events; the timeout only prevents hangs.
     @discardableResult
     func wait(timeout: Double = 20, until condition: ([WebSocketEvent]) -> Bool) async -> Bool {
-        await eventually(timeout: timeout) { condition(events) }
+        await eventually(timeout: timeout) { () async -> Bool in condition(events) }
     }
 
     /// Waits for `.opened` (or an early terminal event); true if opened.
