@@ -20,6 +20,8 @@ APT_PACKAGES += coturn
 APT_PACKAGES += iproute2
 # STUNBehindNATTests put the agent on a private LAN behind an nft MASQUERADE router (namespaces, as root).
 APT_PACKAGES += nftables
+# libmosquitto: the headers of the native MQTT push intake's client library, opened on first use (dlopen, Sources/CMosquitto).
+APT_PACKAGES += libmosquitto-dev
 # alsa: the headers of alsa-lib, which sources and sinks open on first use (dlopen, Sources/CALSA); ALSAIOTests use its file and null plugins (no card needed).
 APT_PACKAGES += libasound2-dev
 # ALSAPulseAudioTests: a private PulseAudio (null sink) through ALSA's pulse plugin: a clocked device that underruns.
@@ -36,7 +38,7 @@ QUICK ?=
 VERSION := $(shell sed -n 's/.*static let version = "\([^"]*\)".*/\1/p' Sources/AgentControl/AgentVersion.swift)
 DEB := $(CURDIR)/.build-deb/wcs-agent_$(VERSION)_$(shell dpkg --print-architecture).deb
 
-.PHONY: deps bench-deps bench-build bench-profile build release deb deb-lint test demo bench fleet mutate fuzz fuzz-build clean
+.PHONY: deps bench-deps bench-build bench-profile build release deb deb-lint check test demo bench fleet mutate fuzz fuzz-build clean
 
 # Installs the Debian packages the build and tests need; does nothing when all are present.
 # No Recommends: everything a test uses is listed here (prometheus alone would pull node-exporter).
@@ -68,14 +70,18 @@ deb-lint: deb
 		{ SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; $$SUDO apt-get install -y --no-install-recommends lintian; }
 	lintian --fail-on error --info $(DEB)
 
-# The package test (PackageInstallTests, root only) installs the .deb that `make deb` built.
-test: deps deb
+# Two test tiers (scripts/test_tiers.py says which target is in which, and where a new test goes).
+# `make check`: the fast tier, in-process tests in parallel (under a minute once built).
+# `make test` (CI): the emulator self-tests, the fast tier, the serialized tier (real binaries,
+# emulator, namespaces), then `make deb` and the package install test (PackageInstallTests, root
+# only) last; prints each step's duration at the end.
+check: deps
 	swift build --build-tests $(SWIFT_FLAGS)
-	/usr/bin/python3 Tests/Emulator/selftest.py
-	/usr/bin/python3 Tests/Emulator/selftest_media.py
-	/usr/bin/python3 Tests/Fleet/small_fleet_test.py "$$(swift build --show-bin-path $(SWIFT_FLAGS))/wcs-agent"
-	/usr/bin/python3 Benchmarks/echo/harness.py --short --engines webrtc --runner "$$(swift build --show-bin-path $(SWIFT_FLAGS))/wcs-voice-bench"
-	WCS_AGENT_DEB=$(DEB) swift test --skip-build --no-parallel $(SWIFT_FLAGS)
+	SWIFT_FLAGS="$(SWIFT_FLAGS)" /usr/bin/python3 scripts/test_tiers.py check
+
+test: deps
+	swift build --build-tests $(SWIFT_FLAGS)
+	SWIFT_FLAGS="$(SWIFT_FLAGS)" WCS_AGENT_DEB=$(DEB) /usr/bin/python3 scripts/test_tiers.py test
 
 clean:
 	rm -rf .build .build-deb .build-fuzz

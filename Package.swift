@@ -56,6 +56,8 @@ let package = Package(
         .target(name: "CLibraryLoader"),
         .target(name: "CSoxr", dependencies: ["CLibraryLoader"], cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
         .target(name: "CALSA", dependencies: ["CLibraryLoader"], cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
+        // libmosquitto (the native MQTT push intake, `[push] mqtt`), opened on first use the same way.
+        .target(name: "CMosquitto", dependencies: ["CLibraryLoader"], cSettings: [.unsafeFlags(["-fvisibility=hidden"])]),
         // Echo cancellation, noise suppression and gain (speexdsp, webrtc-audio-processing 0.3 through a
         // small C++ shim), both loaded on first use too (Sources/CEchoCancel): an idle agent maps neither.
         .target(name: "CEchoCancel", dependencies: ["CLibraryLoader"],
@@ -94,7 +96,7 @@ let package = Package(
                                                  "CEchoCancel", "DecimalText"],
                 exclude: ["README.md"]),
         // The daemon's logic (config, token store, control socket, policy), testable as a library.
-        .target(name: "AgentCore", dependencies: ["AgentControl", "WCSSession", "AudioPipe", "CSSL", "DecimalText"]),
+        .target(name: "AgentCore", dependencies: ["AgentControl", "WCSSession", "AudioPipe", "CSSL", "CMosquitto", "DecimalText"]),
         // The tools that talk to the daemon or read what it left (prompt, doctor, history) and the
         // full binary's command line (`CLI`), which starts the daemon for `run`.
         .target(name: "AgentTools", dependencies: ["AgentCore"]),
@@ -110,6 +112,10 @@ let package = Package(
         .target(name: "MediaBenchmarks", dependencies: ["AudioPipe"], path: "Benchmarks/MediaBenchmarks"),
         // In-process media benchmarks for `make bench`.
         .executableTarget(name: "wcs-bench", dependencies: ["MediaBenchmarks"], path: "Benchmarks/wcs-bench"),
+        // Issue 22's DTMF harness: door codes as tones over Opus with loss, speech and music with no digits.
+        .target(name: "DTMFHarness", dependencies: ["AudioPipe", "TestSupport"], path: "Benchmarks/DTMFHarness"),
+        // The door-station figures for `make bench` (scripts/bench_door.py): in-audio DTMF, codes, detector CPU.
+        .executableTarget(name: "wcs-door-bench", dependencies: ["DTMFHarness", "MediaBenchmarks", "AgentCore"], path: "Benchmarks/wcs-door-bench"),
         // The call's voice processing (echo canceller, noise suppression, gain) on files, for the echo harness.
         .executableTarget(name: "wcs-voice-bench", dependencies: ["AudioPipe"], path: "Benchmarks/wcs-voice-bench"),
         // The far ends of many calls in one process (AudioPipe), driven by scripts/bench.py.
@@ -121,7 +127,7 @@ let package = Package(
                           exclude: ["README.md"]),
 
         // Test support: starts the WCS emulator and talks to its control API.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SystemSupport", "WCSJSON"], path: "Tests/TestSupport"),
         // Test-only media helpers (SRTPSession: both SRTP halves with copying calls; the fuzz harnesses use it too).
         .target(name: "MediaTestSupport", dependencies: ["AudioPipe"], path: "Tests/MediaTestSupport"),
         .testTarget(name: "MainLoopTests", dependencies: ["MainLoop", "TestSupport"]),
@@ -133,9 +139,13 @@ let package = Package(
         .testTarget(name: "AudioRTPTests", dependencies: ["AudioRTP", "TestSupport"]),
         .testTarget(name: "AudioJitterTests", dependencies: ["AudioJitter", "AudioRTP", "TestSupport"]),
         .testTarget(name: "AudioCodecTests", dependencies: ["AudioCodec", "AudioPipe", "MediaBenchmarks", "TestSupport"]),
-        .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "CNice", "CSRTP", "MediaBenchmarks", "MediaTestSupport", "TestSupport"]),
-        // wcs-agent and wcs-agentd are built by `swift build --build-tests` (every product); the tests run them.
-        .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "AgentTools", "AudioPipe", "MediaBenchmarks", "TestSupport"]),
+        .testTarget(name: "AudioPipeTests", dependencies: ["AudioPipe", "CNice", "CSRTP", "MediaBenchmarks", "MediaTestSupport", "TestSupport",
+                                                       "DTMFHarness"]),
+        // The fast tier (`make check`, run in parallel): in-process tests only; no built binary, emulator or namespace.
+        .testTarget(name: "AgentCoreTests", dependencies: ["AgentCore", "AgentTools", "AudioPipe", "TestSupport"]),
+        // The serialized tier: the real wcs-agent/wcs-agentd binaries (built by `swift build --build-tests`),
+        // the emulator, coturn, network namespaces, systemd units and the installed package.
+        .testTarget(name: "AgentSystemTests", dependencies: ["AgentCore", "AgentTools", "AudioPipe", "MediaBenchmarks", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,7 +15,9 @@ One run, on loopback, with the WCS emulator as server and SIP side:
   ends' CPU and the machine's load next to each row; the cost of each added call is fitted on the
   rows the machine carried;
 - the aiortc 1.4 answerer as the comparison peer, answering the same kind of calls (bench_quality);
-- PESQ-WB of espeak-ng speech from the caller, clean and with `--impair loss=5,jitter=30,seed=1`.
+- PESQ-WB of espeak-ng speech from the caller, clean and with `--impair loss=5,jitter=30,seed=1`;
+- issue 22's door station (bench_door): in-audio DTMF codes under speech over Opus at 5 % loss, false
+  keys in speech and music, the detector's CPU beside the Opus floor.
 
 QUICK=1 (make bench QUICK=1) runs fewer tries, shorter windows and fewer rows. Send-time jitter
 needs a packet socket (root or CAP_NET_RAW); without it those columns show "–". The raw results go
@@ -29,6 +31,7 @@ import time
 
 from bench_peer import Peer
 from bench_pesq import ensure_venv
+from bench_door import door_figures, door_lines
 from bench_proc import loadavg, rss_mb, sample
 from bench_quality import aiortc_figures, pesq_figures
 from bench_rig import ROOT, Agent, Rig, agent_binary, bin_dir, swift_runtime
@@ -94,6 +97,8 @@ def run(results):
     results["floor"] = opus_floor()
     log(f"Opus floor {results['floor']['cpu_percent']:.2f} % of a core")
     results["opus_cadence"] = opus_cadence()
+    log("door station: in-audio DTMF codes, false keys, detector CPU")
+    results["door"] = door_figures(QUICK)
     rig = Rig(["1001", "1002", "1003"])
     results["work"] = rig.work
     try:
@@ -154,6 +159,8 @@ def main():
               f"{cadence['paced_us']:.0f} µs per frame = {cadence['paced_percent']:.2f} % of a core, "
               f"{cadence['ratio']:.2f} × the {cadence['back_to_back_us']:.0f} µs of the same frames back to back "
               f"(a reference for the CPU rows; their goals stay against the floor)")
+    for line in door_lines(results.get("door") or {"error": "not run"}):
+        print(line)
     print()
     print(main_table(results))
     fit = results.get("added_call_fit") or {}

@@ -7,6 +7,13 @@
 
 /* One second of far end, more than any device reports (ALSA buffers here are 100-200 ms). */
 #define RING_SAMPLES (CEC_RATE + 4 * CEC_BLOCK)
+/* The reported delay moves by a period or so from block to block as the devices' buffers fill and
+ * drain; moving the reference with it would shake the engines' filters. The alignment follows the
+ * reports freely for the first HOLD_BLOCKS (the buffers fill, the engine has not converged yet),
+ * then only when a report has stayed more than HYSTERESIS away for HOLD_BLOCKS in a row (a device
+ * reopened, a sound server that changed its latency). The engine's own estimator covers the rest. */
+#define HYSTERESIS (2 * CEC_BLOCK)
+#define HOLD_BLOCKS 100
 /* What is taken off the reported delay so the reference never comes after its echo: the reported
  * figures move by a period as the devices run; the engines' filters cover it. */
 #define SAFETY_MARGIN (2 * CEC_BLOCK)
@@ -17,6 +24,9 @@ struct cec_engine {
     int16_t ring[RING_SAMPLES];
     long long far_written;
     long long near_processed;
+    /* The delay the alignment uses (samples); blocks the reports have stayed away from it. */
+    long long applied_delay;
+    int away_blocks;
     int16_t aligned[CEC_BLOCK];
 };
 
@@ -62,8 +72,23 @@ void cec_far(cec_engine *engine, const int16_t *block) {
     engine->far_written += CEC_BLOCK;
 }
 
+/* The delay the alignment uses for this block: the reports, held steady (see HOLD_BLOCKS). */
+static long long steady_delay(cec_engine *engine, long long reported) {
+    if (engine->near_processed < (long long)HOLD_BLOCKS * CEC_BLOCK) {
+        engine->applied_delay = reported;
+    } else if (llabs(reported - engine->applied_delay) > HYSTERESIS) {
+        if (++engine->away_blocks >= HOLD_BLOCKS) {
+            engine->applied_delay = reported;
+            engine->away_blocks = 0;
+        }
+    } else {
+        engine->away_blocks = 0;
+    }
+    return engine->applied_delay;
+}
+
 int cec_near(cec_engine *engine, int16_t *block, int reported_delay) {
-    long long delay = reported_delay - SAFETY_MARGIN;
+    long long delay = steady_delay(engine, reported_delay) - SAFETY_MARGIN;
     if (delay < 0) delay = 0;
     if (delay > RING_SAMPLES - 2 * CEC_BLOCK) delay = RING_SAMPLES - 2 * CEC_BLOCK;
     long long start = engine->near_processed - delay;

@@ -1,3 +1,4 @@
+import TestSupport
 @testable import AgentCore
 import Foundation
 #if canImport(Glibc)

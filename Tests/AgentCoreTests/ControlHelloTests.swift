@@ -1,3 +1,4 @@
+import TestSupport
 @testable import AgentCore
 import Foundation
 import Synchronization
@@ -29,40 +30,48 @@ import WCSSession
         }
     }
 
-    @Test func aRefusedHelloRunsNothingSentWithIt() throws {
+    @Test func aRefusedHelloRunsNothingSentWithIt() async throws {
         let ran = Ran()
         let server = try server(ran: ran)
         defer { server.close() }
-        let raw = try RawLineClient(path: socketPath)
-        raw.send("{\"id\":1,\"verb\":\"hello\",\"args\":{\"protocol\":3}}\n{\"id\":2,\"verb\":\"reconnect\"}\n"
-                 + "{\"id\":3,\"verb\":\"subscribe\"}\n")
-        let refused = try #require(raw.readLine())
-        #expect(refused["id"] == 1 && refused["code"] == "protocol_mismatch")
-        for id in [2, 3] {
-            let notRun = try #require(raw.readLine())
-            #expect(notRun["id"] == .number(Double(id)) && notRun["ok"] == false && notRun["code"] == "protocol_mismatch")
-            #expect(notRun["error"]?.stringValue?.contains("not run: this connection's hello was refused") == true)
+        let path = socketPath
+        // Blocking reads: on a thread of their own, so the server's tasks keep the cooperative pool.
+        try await onThread {
+            let raw = try RawLineClient(path: path)
+            raw.send("{\"id\":1,\"verb\":\"hello\",\"args\":{\"protocol\":3}}\n{\"id\":2,\"verb\":\"reconnect\"}\n"
+                     + "{\"id\":3,\"verb\":\"subscribe\"}\n")
+            let refused = try #require(raw.readLine())
+            #expect(refused["id"] == 1 && refused["code"] == "protocol_mismatch")
+            for id in [2, 3] {
+                let notRun = try #require(raw.readLine())
+                #expect(notRun["id"] == .number(Double(id)) && notRun["ok"] == false && notRun["code"] == "protocol_mismatch")
+                #expect(notRun["error"]?.stringValue?.contains("not run: this connection's hello was refused") == true)
+            }
+            // A hello that is accepted opens the connection again (a client may retry another version).
+            raw.send("{\"id\":4,\"verb\":\"hello\",\"args\":{\"protocol\":2}}\n{\"id\":5,\"verb\":\"status\"}\n")
+            #expect(raw.readLine()?["ok"] == true)
+            #expect(raw.readLine() == ["id": 5, "ok": true, "result": ["verb": "status"]])
+            #expect(ran.all == ["status"])
         }
-        // A hello that is accepted opens the connection again (a client may retry another version).
-        raw.send("{\"id\":4,\"verb\":\"hello\",\"args\":{\"protocol\":2}}\n{\"id\":5,\"verb\":\"status\"}\n")
-        #expect(raw.readLine()?["ok"] == true)
-        #expect(raw.readLine() == ["id": 5, "ok": true, "result": ["verb": "status"]])
-        #expect(ran.all == ["status"])
     }
 
-    @Test func anAcceptedHelloIsAnsweredFirstAndNeverReachesTheHandler() throws {
+    @Test func anAcceptedHelloIsAnsweredFirstAndNeverReachesTheHandler() async throws {
         let ran = Ran()
         let server = try server(ran: ran)
         defer { server.close() }
-        let raw = try RawLineClient(path: socketPath)
-        raw.send("{\"id\":1,\"verb\":\"hello\",\"args\":{\"protocol\":2}}\n{\"id\":2,\"verb\":\"status\"}\n")
-        #expect(raw.readLine() == ["id": 1, "ok": true, "result": ["protocol": 2, "version": "test"]])
-        #expect(raw.readLine() == ["id": 2, "ok": true, "result": ["verb": "status"]])
-        // A script that never says hello is served as before.
-        let script = try RawLineClient(path: socketPath)
-        script.send("{\"id\":9,\"verb\":\"calls\"}\n")
-        #expect(script.readLine() == ["id": 9, "ok": true, "result": ["verb": "calls"]])
-        #expect(ran.all.sorted() == ["calls", "status"])
+        let path = socketPath
+        // Blocking reads: on a thread of their own, so the server's tasks keep the cooperative pool.
+        try await onThread {
+            let raw = try RawLineClient(path: path)
+            raw.send("{\"id\":1,\"verb\":\"hello\",\"args\":{\"protocol\":2}}\n{\"id\":2,\"verb\":\"status\"}\n")
+            #expect(raw.readLine() == ["id": 1, "ok": true, "result": ["protocol": 2, "version": "test"]])
+            #expect(raw.readLine() == ["id": 2, "ok": true, "result": ["verb": "status"]])
+            // A script that never says hello is served as before.
+            let script = try RawLineClient(path: path)
+            script.send("{\"id\":9,\"verb\":\"calls\"}\n")
+            #expect(script.readLine() == ["id": 9, "ok": true, "result": ["verb": "calls"]])
+            #expect(ran.all.sorted() == ["calls", "status"])
+        }
     }
 
     /// The real client: `helloWithNextRequest` puts both lines in one write and reports a refused

@@ -1,3 +1,4 @@
+import TestSupport
 @testable import AgentCore
 @testable import AgentTools
 import Foundation
@@ -55,7 +56,7 @@ import WCSSession
             "state": "asleep", "server": "ws://127.0.0.1:1", "session_state": "disconnected", "registered": false,
             "has_token": true, "resumes": 3, "answer_mode": "after:4", "log_level": "info", "calls": [],
             "connected_since": .null, "token_age_seconds": 12, "session_id": "s-1", "sip_login": .null,
-            "last_error": .null, "next_retry_in_seconds": 1.5,
+            "last_error": .null, "next_retry_in_seconds": 1.5, "sleep": .null,
         ]
         let typed = try ControlCoding.decode(StatusResult.self, from: status)
         #expect(typed.sipLogin == nil && typed.tokenAgeSeconds == 12 && typed.nextRetryInSeconds == 1.5)
@@ -104,22 +105,9 @@ import WCSSession
         let json = try #require(try ControlCoding.json(status).objectValue)
         #expect(Set(json.keys) == ["state", "server", "session_state", "registered", "has_token", "resumes", "answer_mode",
                                    "log_level", "calls", "connected_since", "token_age_seconds", "session_id", "sip_login",
-                                   "last_error", "next_retry_in_seconds"])
+                                   "last_error", "next_retry_in_seconds", "sleep"])
         #expect(json["connected_since"] == .null && json["session_id"] == .null)
         #expect(try ControlCoding.decode(StatusResult.self, from: .object(json)) == status)
-    }
-
-    @Test func helpComesFromTheTable() throws {
-        let overview = try run(AgentHarness.binary, ["--help"])
-        #expect(overview.status == 0)
-        #expect(overview.output.contains("  reload [--json]               re-read the config file and start flags (as SIGHUP)"))
-        let reload = try run(AgentHarness.binary, ["reload", "--help"])
-        #expect(reload.status == 0)
-        #expect(reload.output.hasPrefix("usage: wcs-agent reload [--json] [--socket PATH | --line NAME | --config FILE] [--timeout S]\n\nre-read"))
-        let bad = try run(AgentHarness.binary, ["reload", "--payload", "x"])
-        #expect(bad.status == ExitCode.usage.rawValue && bad.output.contains("wcs-agent reload: unknown option --payload"))
-        let version = try run(AgentHarness.binary, ["--version"])
-        #expect(version.output.contains("(control protocol \(ControlProtocolVersion.current))"))
     }
 
     @Test func commandLineMistakesAreUsageErrors() throws {

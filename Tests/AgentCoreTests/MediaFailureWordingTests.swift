@@ -1,3 +1,4 @@
+import TestSupport
 import AgentCore
 import AudioPipe
 import Testing

@@ -34,6 +34,19 @@ import WCSSession
         #expect(!moved7, "and again after being online")
     }
 
+    @Test func theResumeAfterADropIsBoundedWhenABackupCouldTakeTheSession() {
+        var f = ServerFailover(servers: Self.servers, failbackAfter: 60)
+        #expect(f.connectTimeout(configured: 10) == 10)
+        _ = f.failed(.dropped)
+        #expect(f.connectTimeout(configured: 10) == ServerFailover.resumeAfterDropConnectTimeout)
+        #expect(f.connectTimeout(configured: 2) == 2)
+        f.online()
+        #expect(f.connectTimeout(configured: 10) == 10)
+        var lone = ServerFailover(servers: ["ws://a:1"], failbackAfter: 60)
+        _ = lone.failed(.dropped)
+        #expect(lone.connectTimeout(configured: 10) == 10, "a lone server keeps its full timeout")
+    }
+
     @Test func anAliveServerAndALoneServerNeverMove() {
         var f = ServerFailover(servers: Self.servers, failbackAfter: 60)
         for _ in 0..<10 {

@@ -1,3 +1,4 @@
+import TestSupport
 @testable import AgentCore
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import TestSupport
 import AudioPipe
 import Testing
 @testable import AgentCore

@@ -48,7 +48,7 @@ import Testing
             writeAll(AudioIOTestSupport.bytes(samples), to: ends.write)       // fits in the 64 KiB pipe buffer
             close(ends.write)
             if policy == .dropOldest {
-                #expect(AudioIOTestSupport.eventually { source.droppedSamples == 20_000 - 4_800 })
+                #expect(eventually { source.droppedSamples == 20_000 - 4_800 })
                 let received = AudioIOTestSupport.drain(source) { source.isAtEnd }
                 #expect(received == Array(samples.suffix(4_800)), "the newest samples survive")
             } else {
@@ -91,7 +91,7 @@ import Testing
         let sink = try RawPCMSink(fileDescriptor: ends.write, closeOnClose: true, bufferMilliseconds: 100)
         let frame = [Int16](repeating: 100, count: 960)
         for _ in 0..<100 { try sink.write(frame) }                        // 96 000 samples: pipe and buffer overflow
-        #expect(AudioIOTestSupport.eventually { sink.droppedSamples > 0 })
+        #expect(eventually { sink.droppedSamples > 0 })
         try sink.close()                                                   // gives up draining after one second
         close(ends.read)
     }
@@ -107,7 +107,7 @@ import Testing
         for frame in TestSignal.frames(samples) { try sink.write(frame) }
         var received: [Int16] = []
         var frame = [Int16](repeating: 0, count: 960)
-        #expect(AudioIOTestSupport.eventually {
+        #expect(eventually {
             _ = source.read(into: &frame)
             received += frame.filter { $0 != 0 }
             return received.count >= samples.count

@@ -1,3 +1,4 @@
+import TestSupport
 import AudioPipe
 import Foundation
 
@@ -10,15 +11,6 @@ enum AudioIOTestSupport {
         return path
     }
 
-    /// Polls `condition` every 5 ms until it holds or `timeout` seconds pass.
-    static func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(5_000)
-        }
-        return condition()
-    }
 
     /// `count` samples that are never zero (so they can be told apart from silence padding).
     static func nonZeroSamples(count: Int, seed: Int = 0) -> [Int16] {

@@ -33,7 +33,7 @@ import Testing
         let path = directory + "/live.wav"
         let sink = try WAVFileSink(path: path, bufferMilliseconds: 5_000)
         try sink.write(AudioIOTestSupport.nonZeroSamples(count: 48_000 * 2 + 500))
-        #expect(AudioIOTestSupport.eventually { sink.samplesWritten == 48_000 * 2 + 500 })
+        #expect(eventually { sink.samplesWritten == 48_000 * 2 + 500 })
         let image = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         let declared = Int(image[40]) | Int(image[41]) << 8 | Int(image[42]) << 16 | Int(image[43]) << 24
         #expect((192_000...193_000).contains(declared), "the header covers the first two seconds before close")

@@ -75,10 +75,7 @@ import Testing
         }
     }
 
-    static func wait(_ condition: () -> Bool) -> Bool {
-        for _ in 0..<500 where !condition() { Thread.sleep(forTimeInterval: 0.01) }
-        return condition()
-    }
+    static func wait(_ condition: () -> Bool) -> Bool { eventually(timeout: 5, interval: 0.01, condition) }
 
     @Test func theFirstPacketIsPlayedWhenItArrivesNotAtTheNextTick() throws {
         let clock = MediaClock(name: "test-first-1", periodNanoseconds: 3_600_000_000_000)  // one tick an hour

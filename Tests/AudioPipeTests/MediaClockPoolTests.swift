@@ -1,3 +1,4 @@
+import TestSupport
 @testable import AudioPipe
 import Foundation
 import Synchronization
@@ -36,10 +37,7 @@ import Testing
         MediaClockPool(name: name, maximumClocks: maximum, idleLinger: 50_000_000, measure: { busy.reporting($0) })
     }
 
-    static func wait(_ condition: () -> Bool) -> Bool {
-        for _ in 0..<1_000 where !condition() { Thread.sleep(forTimeInterval: 0.01) }
-        return condition()
-    }
+    static func wait(_ condition: () -> Bool) -> Bool { eventually(timeout: 10, interval: 0.01, condition) }
 
     @Test func aCallGoesToASecondClockWhenTheFirstIsBusyAndThatThreadEndsAfterItsLastCall() {
         let busy = BusyClocks()

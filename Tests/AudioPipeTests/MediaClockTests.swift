@@ -1,3 +1,4 @@
+import TestSupport
 @testable import AudioPipe
 import Foundation
 import Testing
@@ -27,10 +28,7 @@ import Testing
         var isInside: Bool { lock.withLock { inside } }
     }
 
-    static func wait(_ condition: () -> Bool) -> Bool {
-        for _ in 0..<500 where !condition() { Thread.sleep(forTimeInterval: 0.01) }
-        return condition()
-    }
+    static func wait(_ condition: () -> Bool) -> Bool { eventually(timeout: 5, interval: 0.01, condition) }
 
     @Test func oneThreadTicksEveryCallAndANewCallIsTickedAtOnce() {
         let clock = MediaClock(name: "test-media-1", periodNanoseconds: 20_000_000)

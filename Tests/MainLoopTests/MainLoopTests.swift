@@ -1,3 +1,4 @@
+import TestSupport
 import CGLib
 import Foundation
 @testable import MainLoop
@@ -15,7 +16,7 @@ import Testing
                 seen.withValue { $0.append(index) }
             }
         }
-        #expect(await eventually { seen.current.count == 1000 })
+        #expect(await eventually { () async -> Bool in seen.current.count == 1000 })
         #expect(seen.current == Array(0..<1000))
         #expect(offLoop.current == 0)
         #expect(!loop.isCurrentThread)
@@ -100,7 +101,7 @@ import Testing
             if !loop.isCurrentThread { onLoop.withValue { $0 = false } }
             fired.withValue { $0 += 1 }
         }
-        #expect(await eventually { fired.current == 1 })
+        #expect(await eventually { () async -> Bool in fired.current == 1 })
         try? await Task.sleep(nanoseconds: 100_000_000)
         #expect(fired.current == 1)
         #expect(onLoop.current)
@@ -111,7 +112,7 @@ import Testing
         defer { loop.stop() }
         let fired = Locked(0)
         let timer = loop.schedule(after: 0.005, repeating: true) { fired.withValue { $0 += 1 } }
-        #expect(await eventually { fired.current >= 3 })
+        #expect(await eventually { () async -> Bool in fired.current >= 3 })
         let countAtCancel = loop.sync { () -> Int in
             timer.cancel()
             return fired.current
@@ -153,7 +154,7 @@ import Testing
             holder.current?.cancel()
         }
         holder.withValue { $0 = timer }
-        #expect(await eventually { timer.isCancelled && fired.current >= 1 })
+        #expect(await eventually { () async -> Bool in timer.isCancelled && fired.current >= 1 })
         try? await Task.sleep(nanoseconds: 50_000_000)
         #expect(fired.current == 1)
     }

@@ -226,10 +226,6 @@ import TestSupport
 
 /// Polls `condition` until it holds (at most `timeout` seconds).
 func waitUntil(timeout: Double = 10, _ condition: () throws -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if try condition() { return }
-        try await Task.sleep(for: .milliseconds(20))
-    }
+    if await eventually(timeout: timeout, interval: 0.02, { () async throws -> Bool in try condition() }) { return }
     Issue.record("condition not met within \(timeout) s")
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 @testable import MainLoop
 import Testing
@@ -20,7 +21,7 @@ import Testing
             #expect(terminal == .closed(code: 1000, reason: ""), "cycle \(cycle)")
             if terminal != .closed(code: 1000, reason: "") { break }
         }
-        #expect(await eventually { cores.aliveCount == 0 }, "\(cores.aliveCount) connection cores still alive")
+        #expect(await eventually { () async -> Bool in cores.aliveCount == 0 }, "\(cores.aliveCount) connection cores still alive")
     }
 
     @Test func manyConnectionsAtOnce() async throws {
@@ -125,7 +126,7 @@ import Testing
         // Nobody can close the open ones any more; the server ending them must free them.
         try await Task.sleep(nanoseconds: 200_000_000)
         echo.stop()
-        #expect(await eventually { cores.aliveCount == 0 }, "\(cores.aliveCount) connection cores still alive")
+        #expect(await eventually { () async -> Bool in cores.aliveCount == 0 }, "\(cores.aliveCount) connection cores still alive")
     }
 
     @Test func cancellingTheEventConsumerClosesWith1001() async throws {

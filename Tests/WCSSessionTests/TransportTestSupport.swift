@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import MainLoop
 @testable import WCSSession
@@ -37,7 +38,7 @@ final class EventRecorder: @unchecked Sendable {
     /// Waits until `condition` holds on the recorded events; the timeout only prevents hangs.
     @discardableResult
     func wait(timeout: Double = 20, until condition: ([WebSocketEvent]) -> Bool) async -> Bool {
-        await eventually(timeout: timeout) { condition(events) }
+        await eventually(timeout: timeout) { () async -> Bool in condition(events) }
     }
 
     /// Waits for `.opened` (or an early terminal event); true if opened.
@@ -93,15 +94,6 @@ final class WeakCores: @unchecked Sendable {
     }
 }
 
-/// Polls `condition` until it holds; the timeout only prevents hangs.
-func eventually(timeout: Double = 20, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(nanoseconds: 2_000_000)
-    }
-    return condition()
-}
 
 /// A tiny locked value for tests.
 final class Locked<Value: Sendable>: @unchecked Sendable {

@@ -21,6 +21,8 @@ enum EventPrinter {
             "data \(payload.serialized())"
         case .dataStatus(let operationId, let status, _):
             "data \(operationId) \(status)"
+        case .dtmf(let callId, let digits, _):
+            "call \(callId) relayed DTMF (\(digits.count) keys)"
         case .sessionDebug(let status, let file):
             "server debug \(status)\(file.map { " \($0)" } ?? "")"
         case .warning(let text):

@@ -24,6 +24,12 @@ extension AgentEvent {
             return .registrationFailed(.reported(status: text("status"), info: text("info")))
         case "failed": return text("error").map { .failed(error: $0) }
         case "missed_call": return callId.map { .missedCall(callId: $0, caller: text("caller"), uuid: text("uuid")) }
+        case "push":
+            guard let source = text("source"), let push = text("push") else { return nil }
+            return .push(source: source, callId: callId, push: push, outcome: text("outcome"))
+        case "push_intake":
+            guard let source = text("source"), let state = text("state") else { return nil }
+            return .pushIntake(source: source, state: state, error: text("error"))
         case "session_lost_while_asleep":
             return text("detected_by").map { .sessionLostWhileAsleep(aliveUntil: text("alive_until"), detectedBy: $0) }
         case "session_state": return text("state").map { .sessionState($0) }
@@ -74,6 +80,10 @@ extension AgentEvent {
         case "dtmf":
             guard let callId, let digit = text("digit") else { return nil }
             return .dtmf(callId: callId, digit: digit)
+        case "action":
+            guard let callId, let result = text("result") else { return nil }
+            return .action(CallActionReport(callId: callId, action: text("action"), result: result, source: text("source"),
+                                            keys: number("keys").flatMap { Int(exactly: $0) }, caller: text("caller"), detail: text("detail")))
         default:
             return nil
         }

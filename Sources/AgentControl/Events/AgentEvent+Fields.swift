@@ -13,6 +13,8 @@ extension AgentEvent {
         case .registrationFailed: "registration_failed"
         case .failed: "failed"
         case .missedCall: "missed_call"
+        case .push: "push"
+        case .pushIntake: "push_intake"
         case .sessionLostWhileAsleep: "session_lost_while_asleep"
         case .sessionState: "session_state"
         case .disconnected: "disconnected"
@@ -30,6 +32,7 @@ extension AgentEvent {
         case .media: "media"
         case .mediaFailed: "media_failed"
         case .dtmf: "dtmf"
+        case .action: "action"
         case .other(let type, _): type
         }
     }
@@ -58,6 +61,10 @@ extension AgentEvent {
             return ["error": .string(error)]
         case .missedCall(let callId, let caller, let uuid):
             return ["call_id": .string(callId), "caller": orNull(caller), "uuid": orNull(uuid)]
+        case .push(let source, let callId, let push, let outcome):
+            return ["source": .string(source), "call_id": orNull(callId), "push": .string(push), "outcome": orNull(outcome)]
+        case .pushIntake(let source, let state, let error):
+            return ["source": .string(source), "state": .string(state), "error": orNull(error)]
         case .sessionLostWhileAsleep(let aliveUntil, let detectedBy):
             return ["alive_until": orNull(aliveUntil), "detected_by": .string(detectedBy)]
         case .sessionState(let state):
@@ -115,6 +122,9 @@ extension AgentEvent {
             return ["call_id": .string(callId), "reason": .string(reason)]
         case .dtmf(let callId, let digit):
             return ["call_id": .string(callId), "digit": .string(digit)]
+        case .action(let a):
+            return ["call_id": .string(a.callId), "action": orNull(a.action), "result": .string(a.result), "source": orNull(a.source),
+                    "keys": a.keys.map { .number(Double($0)) } ?? .null, "caller": orNull(a.caller), "detail": orNull(a.detail)]
         case .other(_, let fields):
             return fields
         }

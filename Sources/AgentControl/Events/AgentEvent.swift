@@ -25,6 +25,13 @@ public enum AgentEvent: Sendable, Equatable {
     case failed(error: String)
     /// `missed_call`: a pushed call ended before the session came back.
     case missedCall(callId: String, caller: String?, uuid: String?)
+    /// `push`: what a push did, whichever way it came (`source`: reconnect, webhook, mqtt): `push` is
+    /// ringing, missed, duplicate, not_connected, or invalid (not a push: `call_id` null); `outcome`
+    /// is the wake's result, null when no wake was tried. For MQTT this is the push's only answer.
+    case push(source: String, callId: String?, push: String, outcome: String?)
+    /// `push_intake`: a push intake's connection to its broker (`source` mqtt) is `connected` or
+    /// `disconnected` (`error`: why, when it was not asked for).
+    case pushIntake(source: String, state: String, error: String?)
     /// `session_lost_while_asleep`: the server no longer knew the session of a sleeping agent (it
     /// restarted or forgot it); a fresh login followed. `alive_until`: when the session was last
     /// known to be alive (the agent closed its socket then), ISO 8601; `detected_by`: `refresh`, `push`,
@@ -60,8 +67,13 @@ public enum AgentEvent: Sendable, Equatable {
     case media(callId: String, MediaProgress)
     /// `media_failed`: a call's media failed (it is hung up).
     case mediaFailed(callId: String, reason: String)
-    /// `dtmf`: the far end pressed a key.
+    /// `dtmf`: the far end pressed a key (`digit` is `hidden` when `[actions]` has codes, see
+    /// `[dtmf] events`).
     case dtmf(callId: String, digit: String)
+    /// `action`: a door-station action on a call: a DTMF code matched (`fired`, then `ok` or
+    /// `failed`), a wrong entry, a lock-out, the time limit. Never carries the keys: only the
+    /// action's name and how many keys the entry had.
+    case action(CallActionReport)
     /// An event type this build does not know (a newer daemon): its type and fields as received.
     case other(type: String, fields: [String: JSONValue])
 }
@@ -97,6 +109,32 @@ public struct CallControlChange: Sendable, Equatable {
         self.digits = digits
         self.via = via
         self.target = target
+    }
+}
+
+/// The fields of `action` (door station).
+public struct CallActionReport: Sendable, Equatable {
+    public var callId: String
+    /// The `[actions.NAME]`, nil for a wrong entry or the time limit.
+    public var action: String?
+    /// fired, ok, failed, extended, wrong_code, not_allowed, time_warning, time_limit.
+    public var result: String
+    /// What carried the keys: rfc4733, sip_info, audio.
+    public var source: String?
+    /// How many keys the entry had (never the keys).
+    public var keys: Int?
+    public var caller: String?
+    /// A command's exit, the lock-out, an error.
+    public var detail: String?
+
+    public init(callId: String, action: String?, result: String, source: String?, keys: Int?, caller: String?, detail: String?) {
+        self.callId = callId
+        self.action = action
+        self.result = result
+        self.source = source
+        self.keys = keys
+        self.caller = caller
+        self.detail = detail
     }
 }
 

@@ -15,7 +15,7 @@ package enum DaemonCommand {
                 + "  [--audio-source file:PATH|tone:HZ|silence|pipe:PATH|command:CMD]\n"
                 + "  [--audio-sink record:DIR|pipe:PATH|command:CMD|null] [--answer manual|auto|after:SECONDS]\n"
                 + "  [--media-address ADDR]... [--stun HOST:PORT]\n"
-                + "Hooks, push webhook, TURN and call limits are set in the config file.\n"
+                + "Hooks, push webhook and MQTT intake, TURN and call limits are set in the config file.\n"
                 + "The SIP password is never taken from the command line: use --sip-password-file or\n"
                 + "$CREDENTIALS_DIRECTORY/sip-password. See docs/config.md.\n"
                 + "Exit status 2: bad usage; 78: configuration error (unreadable or invalid config, CA or password file).")
@@ -37,8 +37,9 @@ package enum DaemonCommand {
         let notifier = SystemdNotifier(environment: environment)
         let broadcaster = EventBroadcaster()
         let metrics = MetricsCollector()
+        let pushLedger = PushLedger(directory: config.stateDir)
         let makeAgent: DaemonReloader.AgentFactory = { config in
-            Agent(config: config, tokenStore: TokenStore(directory: config.stateDir), notifier: notifier) { event in
+            Agent(config: config, tokenStore: TokenStore(directory: config.stateDir), notifier: notifier, pushLedger: pushLedger) { event in
                 metrics.observe(json: event)
                 broadcaster.send(event)
             }
@@ -89,6 +90,18 @@ package enum DaemonCommand {
         Log.notice("agent", "wcs-agent \(AgentCore.version) starting; server \(config.server), control socket \(config.socketPath)")
         let signals = SignalHandling.signals()
         await host.current.start()
+        let takenPushes = TakenPushDelivery(host: host)
+        takenPushes.resumePending(pushLedger)
+        var mqtt: MQTTPushIntake?
+        if let settings = config.pushMQTT {
+            do {
+                mqtt = try await MQTTPushIntake(settings: settings, host: host, delivery: takenPushes)
+            } catch {
+                // Calls still ring while the session is up: run on, loudly, rather than not at all.
+                Log.error("push", "\(error); running WITHOUT the MQTT intake: pushes wait on the broker until it works")
+                await host.current.publishEvent(.pushIntake(source: PushSource.mqtt.rawValue, state: "disconnected", error: "\(error)"))
+            }
+        }
         // Network changes go to whichever agent is in charge (a reload may replace it).
         let networkMonitor: NetworkChangeMonitor?
         do {
@@ -111,6 +124,8 @@ package enum DaemonCommand {
         }
         watchdog?.stop()
         webhook?.close()
+        await mqtt?.close()
+        await takenPushes.drain(within: 2)
         networkMonitor?.close()
         metricsServer?.close()
         await host.current.shutdown()

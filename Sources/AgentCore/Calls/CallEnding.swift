@@ -40,6 +40,7 @@ extension CallManager {
         call.answerTask?.cancel()
         call.offerWaitTask?.cancel()
         call.expiryTask?.cancel()
+        call.door.cancelTimers()
         var stats: CallMediaStatistics?
         if let media = call.media {
             stats = media.statistics()
@@ -52,13 +53,14 @@ extension CallManager {
             endResult: result.rawValue, displayName: call.displayName)))
         var failure: String?
         if case .mediaFailure(let reason)? = call.endCause { failure = reason }
-        let record = CallRecord(callId: callId, direction: call.direction.rawValue, caller: call.caller, callee: call.callee,
+        var record = CallRecord(callId: callId, direction: call.direction.rawValue, caller: call.caller, callee: call.callee,
                                 displayName: call.displayName, started: call.started, answered: call.answeredAt, ended: ended,
                                 endResult: result,
                                 info: failure ?? info ?? Self.recordInfo(call.endCause),
                                 media: stats.map(Self.record), recording: call.recordingPath)
-        let hooks = self.hooks
-        journal.write(record) { hooks.callEnded(record) }
+        if !call.door.actions.isEmpty { record.actions = call.door.actions }
+        let hooks = self.hooks, written = record
+        journal.write(written) { hooks.callEnded(written) }
     }
 
     private func facts(_ call: CallEntry, status: CallStatus, info: String?, ended: Date) -> CallEndFacts {

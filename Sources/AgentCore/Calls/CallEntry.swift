@@ -40,6 +40,8 @@ struct CallEntry {
     var answerTask: Task<Void, Never>?
     var offerWaitTask: Task<Void, Never>?
     var expiryTask: Task<Void, Never>?
+    /// Door-station state: DTMF keys and codes, tones, the time limit (Actions/).
+    var door = CallDoorState(mergeWindow: 0.4)
 
     init(callId: String, direction: Direction, state: CallState, serverStatus: CallStatus, caller: String?,
          callee: String?, displayName: String?)

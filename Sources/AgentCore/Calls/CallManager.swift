@@ -20,6 +20,8 @@ actor CallManager {
     }
     let journal: CallJournal
     var hooks: CallHooks
+    /// Callers locked out for wrong DTMF codes (Actions/).
+    var lockouts = DTMFLockouts()
     /// Ids of the calls that ended lately, oldest first (at most `endedMemory`): a late duplicate
     /// `notifyIncomingCall` (an INVITE retransmission) of one of them is not a new call.
     var recentlyEnded = RecentEnds(limit: CallManager.endedMemory)
@@ -202,6 +204,7 @@ actor CallManager {
             return
         }
         apply(info.callId, .server(info.status), status: info.status, info: info.info)
+        if info.status == .established { callEstablished(info.callId) }
         if let now = calls[info.callId], (now.state == .held) != wasHeld {
             publish(.callControl(controlChange(now, id: info.callId, action: wasHeld ? "resumed" : "held")))
         }

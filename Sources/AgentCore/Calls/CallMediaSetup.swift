@@ -31,7 +31,8 @@ extension CallManager {
         media.includeCandidates = config.includeCandidates
         media.codecs = config.codecs.compactMap { AudioCodecKind(rawValue: $0) }
         let voice = voiceProcessing(callId: callId, source: source, sink: sink.sink)
-        return (CallMedia(configuration: media, source: source, sink: sink.sink, stages: voice.map { [$0] } ?? []), sink.recordingPath, voice)
+        let stages: [any CallAudioStage] = (voice.map { [$0] } ?? []) + doorStages()
+        return (CallMedia(configuration: media, source: source, sink: sink.sink, stages: stages), sink.recordingPath, voice)
     }
 
     /// The call's voice processing stage (`[audio] echo_cancel` and beside it), or nil when it would
@@ -80,7 +81,9 @@ extension CallManager {
             let latency = calls[callId]?.answerRequestedAt.map { end.timeIntervalSince($0) * 1000 }
             publish(.media(callId: callId, .firstAudio(latencyMs: latency.map { ($0 * 10).rounded() / 10 }, timeMicroseconds: decoded)))
         case .dtmfReceived(let digit):
-            publish(.dtmf(callId: callId, digit: String(digit)))
+            dtmfKey(digit, source: .rfc4733, callId: callId)
+        case .dtmfToneDetected(let digit):
+            dtmfKey(digit, source: .audio, callId: callId)
         case .mediaTimeout:
             guard calls[callId]?.state.isLive == true else { return }
             Log.warning("calls", "call \(callId): no audio from the far end; hanging up")

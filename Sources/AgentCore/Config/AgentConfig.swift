@@ -126,8 +126,12 @@ public struct AgentConfig: Sendable, Equatable {
     public var pushListen: PushListenAddress?
     /// The webhook's shared secret, read from `[push] secret_file`; never logged.
     public var pushSecret: String?
+    /// The native MQTT push intake (`[push] mqtt` and the `mqtt_*` keys); nil = none.
+    public var pushMQTT: MQTTPushSettings?
     /// Where the Prometheus metrics endpoint listens (`[metrics] listen`); nil = none.
     public var metricsListen: PushListenAddress?
+    /// Door station: `[dtmf]`, `[actions]`, `[limits]`, `[announce]` (Actions/DoorStationConfig).
+    public var door = DoorStationConfig()
 
     /// A configuration with every default and the given server URL.
     public init(server: String) {
@@ -166,7 +170,7 @@ extension AgentConfig: CustomStringConvertible, CustomReflectable {
             "connectTimeout": connectTimeout, "backoffCap": backoffCap, "reconnectSpread": reconnectSpread,
             "sessionKeep": sessionKeep, "sleepMode": sleepMode,
             "pushListen": pushListen as Any, "pushSecret": pushSecret == nil ? "<unset>" : "<set>",
-            "metricsListen": metricsListen as Any,
+            "pushMQTT": pushMQTT as Any, "metricsListen": metricsListen as Any,
         ], displayStyle: .struct)
     }
 }

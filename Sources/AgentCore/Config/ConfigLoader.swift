@@ -31,7 +31,8 @@ public enum ConfigLoader {
         "media": ["addresses", "stun", "turn", "turn_user", "turn_password_file", "turn_transport", "ice_transport_policy", "include_candidates", "link_local", "codecs"],
         "calls": ["max_calls", "ring_timeout"],
         "hooks": ["on_incoming", "on_call_end", "timeout"],
-        "push": ["listen", "secret_file"],
+        "push": ["listen", "secret_file", "mqtt", "mqtt_ca_file", "mqtt_insecure_tls", "mqtt_username", "mqtt_password_file",
+                 "mqtt_client_id", "mqtt_keepalive", "mqtt_availability_topic"],
         "metrics": ["listen"],
         "answer": AnswerRuleSet.keys,
     ]
@@ -58,13 +59,18 @@ public enum ConfigLoader {
         var config = AgentConfig(server: "")
         applyEnvironmentDefaults(to: &config, environment: environment)
         var passwordFileFromFile: String?
+        var mqttFile: ConfigFile?
         if let path = parsed.value("--config") {
             let file = try ConfigFile.load(path: path)
-            try file.validate(schema: fileSchema.merging(AnswerRuleSet.ruleSchema(in: file)) { known, _ in known })
+            try file.validate(schema: fileSchema.merging(AnswerRuleSet.ruleSchema(in: file)) { known, _ in known }
+                .merging(DoorStationConfig.sectionKeys) { known, _ in known }
+                .merging(DoorStationConfig.actionSchema(in: file)) { known, _ in known })
             try apply(file, to: &config)
+            mqttFile = file
             passwordFileFromFile = try file.section("sip").path("password_file")
         }
         try apply(parsed, to: &config)
+        if let mqttFile { try applyMQTT(mqttFile, to: &config, environment: environment) }  // its client id names the SIP login
         if config.sipAuthName == nil { config.sipAuthName = config.sipLogin }
         try loadPassword(into: &config, flagFile: parsed.value("--sip-password-file"),
                          configFile: passwordFileFromFile, environment: environment)
@@ -178,9 +184,45 @@ public enum ConfigLoader {
         if let v = try push.nonEmptyString("listen") { config.pushListen = try located(file, "push", "listen") { try PushListenAddress(parsing: v) } }
         if let v = try push.path("secret_file") { config.pushSecret = try readSecret(path: v, what: "push secret file") }
         config.answerRules = try AnswerRuleSet.load(from: file)
+        config.door = try DoorStationConfig.load(from: file)
         if let v = try file.section("metrics").nonEmptyString("listen") {
             config.metricsListen = try located(file, "metrics", "listen") { try MetricsListenAddress.parse(v) }
         }
+    }
+
+    /// `[push] mqtt` and its `mqtt_*` keys (the password from its file only).
+    static func applyMQTT(_ file: ConfigFile, to config: inout AgentConfig, environment: [String: String]) throws {
+        let push = file.section("push")
+        guard let url = try push.nonEmptyString("mqtt") else {
+            for key in ConfigLoader.fileSchema["push", default: []] where key.hasPrefix("mqtt_") {
+                guard let entry = push.entry(key) else { continue }
+                throw ConfigError.at(file.path, line: entry.line, "\(key) in [push] needs mqtt = mqtt://HOST[:PORT]/TOPIC")
+            }
+            return
+        }
+        let line = environment["WCS_AGENT_LINE"].flatMap { $0.isEmpty ? nil : $0 } ?? config.sipLogin
+        let clientId = try push.nonEmptyString("mqtt_client_id")
+            ?? MQTTPushSettings.defaultClientId(line: line, hostName: MQTTPushSettings.hostName())
+        var mqtt = try located(file, "push", "mqtt") { try MQTTPushSettings(parsing: url, clientId: clientId) }
+        if let ca = try push.path("mqtt_ca_file") {
+            try validateCAFile(ca)
+            mqtt.caFile = ca
+        }
+        if let insecure = try push.bool("mqtt_insecure_tls") { mqtt.insecureTLS = insecure }
+        mqtt.username = try push.nonEmptyString("mqtt_username")
+        if let path = try push.path("mqtt_password_file") {
+            guard mqtt.username != nil else { throw ConfigError("[push] mqtt_password_file needs mqtt_username") }
+            mqtt.password = try readSecret(path: path, what: "MQTT password file")
+        }
+        if let keepAlive = try push.int("mqtt_keepalive", in: 5...3600) { mqtt.keepAlive = keepAlive }
+        if let topic = try push.nonEmptyString("mqtt_availability_topic") {
+            try located(file, "push", "mqtt_availability_topic") { try MQTTPushSettings.validateTopic(topic, what: "mqtt_availability_topic") }
+            mqtt.availabilityTopic = topic
+        }
+        if (mqtt.caFile != nil || mqtt.insecureTLS) && !mqtt.tls {
+            throw ConfigError("[push] mqtt_ca_file and mqtt_insecure_tls need an mqtts:// URL")
+        }
+        config.pushMQTT = mqtt
     }
 
     /// Comma- or blank-separated list.

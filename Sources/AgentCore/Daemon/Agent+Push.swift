@@ -9,28 +9,53 @@ extension Agent {
     /// arrives within milliseconds of `getUserData`; this only covers event delivery).
     static let pushReplayGrace: Double = 0.5
 
-    /// Handles a push (`reconnect --payload`, the webhook): wakes the agent once per call id; if the
-    /// pushed call is there it rings as usual, if it ended before the session came back it is
-    /// recorded as `missed_while_asleep`, published as `missed_call` and never rung.
-    public func wake(push: PushPayload) async -> PushWakeResult {
-        let received = Date()
-        guard !announcedCallIds.contains(push.callId), pushedCallIds.insert(push.callId) else {
-            Log.info("push", "push for call \(push.callId): already seen, not waking again")
-            return PushWakeResult(outcome: .duplicate, wake: nil)
+    /// Handles a push (`reconnect --payload`, the webhook, MQTT): wakes the agent once per call id,
+    /// across restarts (the durable `pushLedger`); if the pushed call is there it rings as usual, if
+    /// it ended before the session came back it is recorded as `missed_while_asleep`, published as
+    /// `missed_call` and never rung. When the session does not come back the call id is released,
+    /// so the sender's retry wakes again. Every push is answered with a `push` event.
+    public func wake(push: PushPayload, source: PushSource) async -> PushWakeResult {
+        guard !announcedCallIds.contains(push.callId), pushLedger.take(push, source: source.rawValue).isNew else {
+            Log.info("push", "push for call \(push.callId) (\(source.rawValue)): already seen, not waking again")
+            return answered(PushWakeResult(outcome: .duplicate, wake: nil), push, source)
         }
-        Log.info("push", "push for call \(push.callId) from \(push.handle ?? "?")")
+        let result = await wake(taken: push, source: source)
+        if result.outcome == .notConnected { pushLedger.release(push.callId) }
+        return result
+    }
+
+    /// Handles a push already recorded as taken in `pushLedger` (by the MQTT intake before it
+    /// acknowledges the message, or left pending by a process that stopped). A push whose session
+    /// did not come back stays taken: the caller retries it (`TakenPushDelivery`).
+    public func wake(taken push: PushPayload, source: PushSource) async -> PushWakeResult {
+        let received = Date()
+        Log.info("push", "push for call \(push.callId) from \(push.handle ?? "?") (\(source.rawValue))")
         let result = await wake(reason: "push for call \(push.callId)")
         guard phase == .online else {
-            pushedCallIds.remove(push.callId)
-            return PushWakeResult(outcome: .notConnected, wake: result)
+            return answered(PushWakeResult(outcome: .notConnected, wake: result), push, source)
         }
         if await announcement(of: push.callId, within: Self.pushReplayGrace) {
             // The resume does not wait for replays: a call replayed after its outcome refines it here.
             let refined: WakeResult = result == .resumed ? .resumedWithPendingCall : result
-            return PushWakeResult(outcome: await fateOfPushedCall(push.callId), wake: refined)
+            let outcome = await fateOfPushedCall(push.callId)
+            pushLedger.finish(push.callId, outcome: outcome.rawValue)
+            return answered(PushWakeResult(outcome: outcome, wake: refined), push, source)
         }
         recordMissed(push, received: received)
-        return PushWakeResult(outcome: .missed, wake: result)
+        pushLedger.finish(push.callId, outcome: PushOutcome.missed.rawValue)
+        return answered(PushWakeResult(outcome: .missed, wake: result), push, source)
+    }
+
+    /// Publishes a payload that is not a push (`push` event with outcome `invalid`).
+    public func refusedPush(source: PushSource, reason: String) {
+        Log.warning("push", "\(source.rawValue): \(reason)")
+        publishEvent(.push(source: source.rawValue, callId: nil, push: "invalid", outcome: nil))
+    }
+
+    /// Publishes the `push` event of `result` and returns it.
+    private func answered(_ result: PushWakeResult, _ push: PushPayload, _ source: PushSource) -> PushWakeResult {
+        publishEvent(.push(source: source.rawValue, callId: push.callId, push: result.outcome.rawValue, outcome: result.wake?.rawValue))
+        return result
     }
 
     /// What the reply to a push says of its announced call (issue 19, invariant c: the reply tells

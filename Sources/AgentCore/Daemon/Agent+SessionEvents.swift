@@ -36,6 +36,8 @@ extension Agent {
             publishEvent(.transfer(callId: callId, status: status, info: info))
         case .dataEvent(let payload):
             publishEvent(.data(payload: payload))
+        case .dtmf(let callId, let digits, _):
+            await callManager.relayedDTMF(digits, callId: callId)
         case .dataStatus(let operationId, let status, let info):
             publishEvent(.dataStatus(operationId: operationId, status: status, info: info))
         case .sessionDebug(let status, let file):

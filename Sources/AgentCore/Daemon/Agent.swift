@@ -46,13 +46,14 @@ public actor Agent {
     private var resumeCount = 0
     /// The server address the token file holds (see `StoredToken.address`), as last read or written.
     private var storedAddress: String?
+    /// The durable per-call-id dedupe of pushes (see Agent+Push), shared by every agent of the daemon.
+    let pushLedger: PushLedger
     /// Which server of the list holds the session, and when to move (see `ServerFailover`, Agent+Failover).
     var failover: ServerFailover
     /// Probes the primary while a backup holds the session (Agent+Failover).
     var primaryProbeTask: Task<Void, Never>?
     /// Retries straight on the next server in this outage (at most one per server, then the backoff).
     var immediateMoves = 0
-    var pushedCallIds = PushDeduplicator()
     var announcedCallIds = PushDeduplicator()
     /// Pushes waiting for their call to be announced (see Agent+Push), by call id.
     var announcementWaiters: [String: [CheckedContinuation<Bool, Never>]] = [:]
@@ -63,10 +64,12 @@ public actor Agent {
     var callUpHint = false
 
     /// Creates the agent; nothing happens until `start()`.
+    /// `pushLedger`: the daemon's (nil: one in the state directory).
     public init(config: AgentConfig, tokenStore: TokenStore, notifier: SystemdNotifier? = nil,
-                loop: MainLoop = .shared, publish: @escaping @Sendable (JSONValue) -> Void)
+                loop: MainLoop = .shared, pushLedger: PushLedger? = nil, publish: @escaping @Sendable (JSONValue) -> Void)
     {
         self.config = config
+        self.pushLedger = pushLedger ?? PushLedger(directory: config.stateDir)
         self.tokenStore = tokenStore
         self.notifier = notifier
         self.publish = publish
@@ -280,6 +283,7 @@ public actor Agent {
         publishEvent(.state(phase.rawValue, reason: reason))
         let server = failover.activeServer
         await session.retarget(url: server)
+        await session.useConnectTimeout(failover.connectTimeout(configured: config.connectTimeout))
         notifier?.status("connecting to \(server) (\(reason))")
         let stored: StoredToken?
         do {

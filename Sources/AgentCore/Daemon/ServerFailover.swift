@@ -35,6 +35,16 @@ public struct ServerFailover: Sendable, Equatable {
     public private(set) var primaryAnsweringSince: Double?
     /// A dropped socket was already given its one resume on the active server.
     private var droppedRetryUsed = false
+    /// Seconds the one resume after a drop may take to connect when a backup exists: a dead node
+    /// found by the TCP timeout may not refuse, and the move must come within 5 s of noticing.
+    public static let resumeAfterDropConnectTimeout: Double = 4
+
+    /// The connect timeout for the next attempt: bounded while it is the one resume after a drop and
+    /// another server could take the session; `configured` otherwise.
+    public func connectTimeout(configured: Double) -> Double {
+        servers.count > 1 && droppedRetryUsed ? min(configured, Self.resumeAfterDropConnectTimeout) : configured
+    }
+
     /// How many times the session moved to another server (failovers and failbacks).
     public private(set) var moves = 0
 

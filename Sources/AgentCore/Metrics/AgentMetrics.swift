@@ -88,9 +88,33 @@ enum AgentMetrics {
         counter(&out, "missed_while_asleep_total", "Pushed calls that ended before the session came back.", c.missedWhileAsleep)
         counter(&out, "sleep_refreshes_total", "Resumes by token of a sleeping agent to keep its server session ([agent] session_keep).", c.sleepRefreshes)
         counter(&out, "sessions_lost_while_asleep_total", "Server sessions found gone while the agent slept (a fresh login followed; calls in between could not reach it).", c.sessionsLostWhileAsleep)
+        pushFamilies(&out, c)
         gauge(&out, "calls_active", "Calls the agent holds now (ringing, talking, held, ending).", Double(s.calls.count))
         callFamilies(&out, s.calls)
         return out.text
+    }
+
+    /// Outcomes a push may have (`PushOutcome` and `invalid`), each source's series always present.
+    static let pushOutcomes = ["ringing", "missed", "ended", "answered_elsewhere", "duplicate", "not_connected", "invalid"]
+
+    /// Pushes by source and outcome; each broker intake's connection.
+    private static func pushFamilies(_ out: inout PrometheusText, _ c: MetricsCollector.Counters) {
+        out.family("wcs_agent_pushes_total", .counter, "Pushes handled, by source (reconnect, webhook, mqtt) and outcome.")
+        for source in PushSource.allCases.map(\.rawValue) {
+            for outcome in pushOutcomes {
+                out.sample("wcs_agent_pushes_total", labels: [("source", source), ("outcome", outcome)],
+                           Double(c.pushes[.init(source: source, outcome: outcome)] ?? 0))
+            }
+        }
+        guard !c.pushIntakeConnected.isEmpty else { return }
+        out.family("wcs_agent_push_intake_connected", .gauge, "1 while the push intake's broker connection is up.")
+        for (source, up) in c.pushIntakeConnected.sorted(by: { $0.key < $1.key }) {
+            out.sample("wcs_agent_push_intake_connected", ["source": source], up ? 1 : 0)
+        }
+        out.family("wcs_agent_push_intake_disconnects_total", .counter, "Broker connections of the push intake lost.")
+        for source in c.pushIntakeConnected.keys.sorted() {
+            out.sample("wcs_agent_push_intake_disconnects_total", ["source": source], Double(c.pushIntakeDisconnects[source] ?? 0))
+        }
     }
 
     /// Media figures of each call with media, labelled by call id and direction.

@@ -26,6 +26,18 @@ final class MetricsCollector: Sendable {
         var incomingCalls = 0
         var callsEnded: [String: Int] = Dictionary(uniqueKeysWithValues: CallEndResult.allCases.map { ($0.rawValue, 0) })
         var wake = WakeLatencyHistogram()
+        /// Pushes by `source` and `outcome` (the `push` events).
+        var pushes: [PushCount: Int] = [:]
+        /// Whether each push intake with a broker (`mqtt`) is connected, once it has said so.
+        var pushIntakeConnected: [String: Bool] = [:]
+        /// Broker connections of push intakes lost, by source.
+        var pushIntakeDisconnects: [String: Int] = [:]
+    }
+
+    /// A `wcs_agent_pushes_total` series.
+    struct PushCount: Hashable, Sendable {
+        var source: String
+        var outcome: String
     }
 
     private struct State {
@@ -75,6 +87,12 @@ final class MetricsCollector: Sendable {
             case .callRejected: s.counters.rejectedAsBusy += 1
             case .incomingCall(_, let replayed, _):
                 if !replayed { s.counters.incomingCalls += 1 }
+            case .push(let source, _, let outcome, _):
+                s.counters.pushes[PushCount(source: source, outcome: outcome), default: 0] += 1
+            case .pushIntake(let source, let state, _):
+                let connected = state == "connected"
+                if s.counters.pushIntakeConnected[source] == true && !connected { s.counters.pushIntakeDisconnects[source, default: 0] += 1 }
+                s.counters.pushIntakeConnected[source] = connected
             case .callEnded(let report):
                 s.counters.callsEnded[report.endResult, default: 0] += 1
             default:

@@ -13,14 +13,14 @@ enum PushIntake {
         } catch {
             throw ControlFailure(.badRequest, error.description)
         }
-        let result = await agent.wake(push: payload)
+        let result = await agent.wake(push: payload, source: .reconnect)
         return ReconnectResult(status: try await ControlVerbs.statusOf(agent), outcome: result.wake?.rawValue,
                                push: result.outcome.rawValue, callId: payload.callId)
     }
 
     /// Handles a webhook push: a short answer (`push`, `call_id`, `outcome`, `state`), no status details.
     static func webhook(_ payload: PushPayload, agent: Agent) async -> JSONValue {
-        let result = await agent.wake(push: payload)
+        let result = await agent.wake(push: payload, source: .webhook)
         var answer = fields(result, payload)
         answer["state"] = .string(await agent.status().state)
         return .object(answer)

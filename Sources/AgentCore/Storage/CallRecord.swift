@@ -68,6 +68,8 @@ public struct CallRecord: Codable, Sendable, Equatable {
     public var media: CallMediaRecord?
     /// The WAV recording, when the sink records.
     public var recording: String?
+    /// Door-station actions on the call (DTMF codes, time limit), in order; nil when none.
+    public var actions: [CallActionRecord]?
 
     public init(callId: String, direction: String, caller: String?, callee: String?, displayName: String?,
                 started: Date, answered: Date?, ended: Date, endResult: CallEndResult, info: String?,
@@ -90,7 +92,7 @@ public struct CallRecord: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case callId = "call_id", direction, caller, callee, displayName = "display_name", started, answered, ended
-        case duration, endResult = "end_result", info, media, recording
+        case duration, endResult = "end_result", info, media, recording, actions
     }
 
     // Dates are ISO 8601 strings with milliseconds, whatever encoder writes the record.
@@ -119,6 +121,7 @@ public struct CallRecord: Codable, Sendable, Equatable {
         info = try c.decodeIfPresent(String.self, forKey: .info)
         media = try c.decodeIfPresent(CallMediaRecord.self, forKey: .media)
         recording = try c.decodeIfPresent(String.self, forKey: .recording)
+        actions = try c.decodeIfPresent([CallActionRecord].self, forKey: .actions)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -136,6 +139,7 @@ public struct CallRecord: Codable, Sendable, Equatable {
         try c.encodeIfPresent(info, forKey: .info)
         try c.encodeIfPresent(media, forKey: .media)
         try c.encodeIfPresent(recording, forKey: .recording)
+        try c.encodeIfPresent(actions, forKey: .actions)
     }
 }
 

@@ -29,6 +29,7 @@ public struct ConfigReloadPlan: Sendable, Equatable {
         effective.socketPath = old.socketPath
         effective.socketGroup = old.socketGroup
         effective.metricsListen = old.metricsListen
+        effective.pushMQTT = old.pushMQTT
         self.effective = effective
 
         func changed<T: Equatable>(_ key: String, _ path: KeyPath<AgentConfig, T>, from a: AgentConfig, to b: AgentConfig) -> String? {
@@ -39,6 +40,7 @@ public struct ConfigReloadPlan: Sendable, Equatable {
             changed("[agent] socket", \.socketPath, from: old, to: new),
             changed("[agent] socket_group", \.socketGroup, from: old, to: new),
             changed("[metrics] listen", \.metricsListen, from: old, to: new),
+            changed("[push] mqtt", \.pushMQTT, from: old, to: new),
         ].compactMap { $0 }
         relogin = [
             changed("[server] url", \.server, from: old, to: new),

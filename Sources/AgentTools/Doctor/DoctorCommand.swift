@@ -11,7 +11,7 @@ enum DoctorCommand {
     static let defaultConfig = "/etc/wcs-agent/wcs-agent.conf"
 
     static let usage = "[--line NAME | --config FILE] [run flags] [--timeout S]"
-    static let summary = "check config, credentials, DNS + TLS to the server (and the CA),\nlibnice, STUN/TURN, audio devices and the state dir; exit 1 on a failure"
+    static let summary = "check config, credentials, DNS + TLS to the server (and the CA),\nthe MQTT push broker,\nlibnice, STUN/TURN, audio devices and the state dir; exit 1 on a failure"
 
     static func run(_ arguments: [String]) async -> Int32 {
         if arguments.contains("--help") || arguments.contains("-h") {
@@ -63,6 +63,13 @@ enum DoctorCommand {
         let dns = DoctorNetworkChecks.dns(config)
         say([dns])
         if dns.level != .failure { say(await DoctorNetworkChecks.server(config, timeout: timeout)) }
+        if let mqtt = config.pushMQTT {
+            // The push intake's broker, under its own client id (the line's session is left alone).
+            let security = !mqtt.tls ? "no TLS (mqtt://)" : mqtt.insecureTLS ? "TLS NOT verified (mqtt_insecure_tls)" : "TLS verified"
+            let failure = await MQTTBrokerProbe.check(mqtt, timeout: timeout)
+            say([failure.map { .failure("mqtt", "\(mqtt.broker): \($0)") }
+                 ?? .ok("mqtt", "\(mqtt.broker): connected (as \(mqtt.clientId)-doctor); \(security); pushes on \(mqtt.topic)")])
+        }
         say([DoctorLibraryChecks.libnice()])
         say([DoctorNetworkChecks.stun(config, timeout: timeout)])
         if let turn = DoctorNetworkChecks.turn(config, timeout: timeout) { say([turn]) }

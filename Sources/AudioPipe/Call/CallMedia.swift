@@ -77,10 +77,17 @@ public final class CallMedia: Sendable {
         self.sink = sink
         self.stages = stages
         (events, continuation) = AsyncStream.makeStream(of: CallMediaEvent.self, bufferingPolicy: .unbounded)
+        let continuation = self.continuation
+        for stage in stages { stage.attached(to: CallAudioStageEvents { continuation.yield($0) }) }
     }
 
     deinit {
         close()
+    }
+
+    /// The call's first stage of type `T` (e.g. the prompt player a caller queues tones on).
+    public func stage<T: CallAudioStage>(of type: T.Type) -> T? {
+        stages.lazy.compactMap { $0 as? T }.first
     }
 
     // MARK: - Offer and answer

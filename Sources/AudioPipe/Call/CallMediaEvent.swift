@@ -11,6 +11,10 @@ public enum CallMediaEvent: Sendable, Equatable {
     case firstAudioDecoded
     /// The peer sent an RFC 4733 DTMF key press (each press once).
     case dtmfReceived(Character)
+    /// A DTMF key press found as tones inside the far end's decoded audio (`DTMFToneDetector`,
+    /// reported by a `DTMFToneDetectorStage` among the call's stages), each press once, when
+    /// its tone starts. The application merges it with `dtmfReceived` (a gateway may send both).
+    case dtmfToneDetected(Character)
     /// No RTP arrived for `CallMediaConfiguration.mediaTimeout` seconds while media was running.
     case mediaTimeout
     /// The peer ended its media with a DTLS close_notify (its hangup, seen on the media path

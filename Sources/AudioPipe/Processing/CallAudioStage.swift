@@ -25,10 +25,29 @@ public protocol CallAudioStage: AnyObject, Sendable {
     func nearEndCaptured(_ samples: UnsafeMutableBufferPointer<Int16>)
     /// The call's media ended: no further frame comes. Releases what the stage holds. Idempotent.
     func close()
+    /// Called once by `CallMedia` when it is created with this stage: where the stage reports
+    /// what it finds (an in-audio DTMF key) as the call's `CallMediaEvent`s. Optional.
+    func attached(to events: CallAudioStageEvents)
+}
+
+/// Where a stage reports what it finds in a call's audio: the call's own `CallMedia.events`
+/// stream, in order with the call's other events. `report` does not block and may be called
+/// from the media clock thread (it queues the event).
+public struct CallAudioStageEvents: Sendable {
+    private let sink: @Sendable (CallMediaEvent) -> Void
+
+    /// Events go to `sink` (CallMedia passes its event stream's continuation).
+    public init(_ sink: @escaping @Sendable (CallMediaEvent) -> Void) {
+        self.sink = sink
+    }
+
+    /// Reports `event` on the call's event stream.
+    public func report(_ event: CallMediaEvent) { sink(event) }
 }
 
 extension CallAudioStage {
     public func farEndPlayed(_ samples: UnsafeMutableBufferPointer<Int16>) {}
     public func nearEndCaptured(_ samples: UnsafeMutableBufferPointer<Int16>) {}
     public func close() {}
+    public func attached(to events: CallAudioStageEvents) {}
 }

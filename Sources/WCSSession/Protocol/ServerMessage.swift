@@ -91,6 +91,12 @@ public enum ServerMessage: Sendable, Equatable {
     case fail(FailInfo)
     /// `OnDataEvent` (backend data) payload.
     case dataEvent(JSONValue)
+    /// DTMF from the far end relayed by the server (SIP INFO `application/dtmf-relay`, or RFC 2833
+    /// the server decoded). Inferred (protocol doc §10, question 11: public sources do not say
+    /// whether or how WCS reports incoming DTMF): `notifyDtmf {callId, dtmf, type}`, modelled on
+    /// the client's `sendDtmf`, or an `OnDataEvent` whose payload carries `callId` and `dtmf` (a
+    /// backend relaying it). The fallback is the media path: RFC 4733 and the in-audio detector.
+    case dtmf(callId: String, digits: String, type: String?)
     /// `DataStatusEvent`: the backend's answer to `sendData` (ACCEPTED or FAILED).
     case dataStatus(operationId: String, status: String, info: String?)
     /// `notifySessionDebugEvent`: STARTED or STOPPED, with the server-side log file when stopped.
@@ -179,8 +185,14 @@ public enum ServerMessageDecoder {
             return .transferStatus(callId: id, status: status, info: o["info"]?.stringValue)
         case "fail":
             return .fail(FailInfo(first))
+        case "notifyDtmf":
+            let o = try requireObject()
+            guard let relayed = RelayedDTMF(o) else { throw ProtocolError(description: "notifyDtmf without callId or valid dtmf keys") }
+            return .dtmf(callId: relayed.callId, digits: relayed.digits, type: relayed.type)
         case "OnDataEvent":
-            return .dataEvent(first["payload"] ?? first)
+            let payload = first["payload"] ?? first
+            if let relayed = RelayedDTMF(payload) { return .dtmf(callId: relayed.callId, digits: relayed.digits, type: relayed.type) }
+            return .dataEvent(payload)
         case "DataStatusEvent":
             let o = try requireObject()
             guard let id = o["operationId"]?.stringValue else { throw ProtocolError(description: "DataStatusEvent without operationId") }
@@ -192,5 +204,22 @@ public enum ServerMessageDecoder {
         default:
             return .unknown(name: name)
         }
+    }
+}
+
+/// DTMF keys in a server message: `{callId, dtmf, type?}` with `dtmf` a string of 1 to 32 keys
+/// of 0-9, *, #, A-D (lowercase a-d accepted); nil for anything else.
+struct RelayedDTMF {
+    let callId: String
+    let digits: String
+    let type: String?
+
+    init?(_ o: JSONValue) {
+        guard case .object = o, let id = (o["callId"] ?? o["id"])?.stringValue, !id.isEmpty,
+              let keys = o["dtmf"]?.stringValue?.uppercased(), (1...32).contains(keys.count),
+              keys.allSatisfy({ "0123456789*#ABCD".contains($0) }) else { return nil }
+        callId = id
+        digits = keys
+        type = o["type"]?.stringValue
     }
 }

@@ -106,6 +106,10 @@ public enum SessionEvent: Sendable, Equatable {
     case transfer(callId: String, status: String, info: String?)
     /// Data pushed by the server's backend (`OnDataEvent`).
     case dataEvent(JSONValue)
+    /// DTMF keys the far end sent by SIP INFO, relayed by the server (`notifyDtmf`, or an
+    /// `OnDataEvent` carrying `callId` and `dtmf`; both inferred, see `ServerMessage.dtmf`), for
+    /// a call of ours. `digits` holds only 0-9, *, #, A-D.
+    case dtmf(callId: String, digits: String, type: String?)
     /// The backend's answer to `sendData` (`DataStatusEvent`: ACCEPTED or FAILED).
     case dataStatus(operationId: String, status: String, info: String?)
     /// Server-side session debug logging started or stopped (`notifySessionDebugEvent`).

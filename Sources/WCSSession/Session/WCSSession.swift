@@ -169,6 +169,12 @@ public actor WCSSession {
         sessionInfo = nil
     }
 
+    /// Sets the connect timeout of the next `login()`/`resume(token:)` (e.g. a shorter one for a quick
+    /// look at a server that just dropped us, when a backup could take the session).
+    public func useConnectTimeout(_ seconds: Double) {
+        configuration.connectTimeout = seconds
+    }
+
     /// Seconds a resume answered with a new token and no other sign of our session waits for a
     /// `registered` before it counts as a new session.
     static let registeredAfterNewTokenWait: Double = 1
@@ -535,6 +541,9 @@ public actor WCSSession {
             emit(.transfer(callId: callId, status: status, info: info))
         case .dataEvent(let payload):
             emit(.dataEvent(payload))
+        case .dtmf(let callId, let digits, let type):
+            guard calls[callId] != nil else { Log.debug("session", "relayed DTMF for unknown call \(callId) ignored"); return }
+            emit(.dtmf(callId: callId, digits: digits, type: type))
         case .dataStatus(let operationId, let status, let info):
             emit(.dataStatus(operationId: operationId, status: status, info: info))
         case .sessionDebugStatus(let status, let file):

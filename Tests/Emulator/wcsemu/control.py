@@ -76,6 +76,8 @@ class ControlApi:
             ("POST", "/malformed"): self.malformed,
             ("POST", "/send"): self.send,
             ("POST", "/callee"): self.callee,
+            ("POST", "/dtmf-tones"): self.dtmf_tones,
+            ("POST", "/sip-dtmf"): self.sip_dtmf,
             ("POST", "/restart"): self.restart,
             ("GET", "/attempts"): self.attempts,
             ("GET", "/faults"): self.get_faults,
@@ -355,6 +357,46 @@ class ControlApi:
             raise ApiError(400, "'delay' must be a number >= 0")
         self.emu.calls.callees[number] = {"behavior": behavior, "delay": delay}
         return {"number": number, "behavior": behavior, "delay": delay}
+
+    async def dtmf_tones(self, body, query):
+        """Plays DTMF keys as tones in the caller's audio (mixed over the call's source, or replacing it)."""
+        from .dtmf_tones import DTMFMixTrack, valid_keys
+        call = self._call_named(body)
+        keys = body.get("keys")
+        if not valid_keys(keys):
+            raise ApiError(400, "'keys' must be 1-256 of 0-9, *, #, A-D")
+        track = getattr(call.media, "source", None)
+        if not isinstance(track, DTMFMixTrack) or call.media.stopped:
+            raise ApiError(409, "the call has no live aiortc media leg (--media aiortc) to play tones in")
+        numbers = {}
+        for name, default, low, high in (("tone_ms", 80, 10, 2000), ("gap_ms", 80, 0, 5000),
+                                         ("level_dbm0", -8, -50, 0), ("twist_db", 2, -12, 12)):
+            value = body.get(name, default)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+                raise ApiError(400, f"'{name}' must be a number {low}..{high}")
+            numbers[name] = float(value)
+        seconds = track.queue(keys, numbers["tone_ms"], numbers["gap_ms"], numbers["level_dbm0"], numbers["twist_db"],
+                              _flag(body, "replace", False))
+        return {"callId": call.id, "keys": len(keys), "seconds": seconds}
+
+    async def sip_dtmf(self, body, query):
+        """The far end sends DTMF by SIP INFO; the server relays it to the client as --sip-info-dtmf says."""
+        from .dtmf_tones import valid_keys
+        call = self._call_named(body)
+        keys = body.get("keys")
+        if not valid_keys(keys):
+            raise ApiError(400, "'keys' must be 1-256 of 0-9, *, #, A-D")
+        via = body.get("via", self.emu.settings.sip_info_dtmf)
+        if via not in ("notify", "data", "off"):
+            raise ApiError(400, "'via' must be notify, data or off")
+        if via == "off":
+            return {"callId": call.id, "relayed": False, "via": via}
+        payload = {"callId": call.id, "dtmf": keys, "type": "INFO"}
+        if via == "notify":
+            sent = await self.emu.calls._send(call, "notifyDtmf", [payload])
+        else:
+            sent = await self.emu.calls._send(call, "OnDataEvent", [{"payload": payload}])
+        return {"callId": call.id, "relayed": sent, "via": via}
 
     async def restart(self, body, query):
         abort = _flag(body, "abort", False)

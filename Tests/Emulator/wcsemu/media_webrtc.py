@@ -29,6 +29,7 @@ from aiortc.codecs import CODECS
 from aiortc.rtcrtpparameters import RTCRtpCodecParameters
 
 from .audio import WavRecorder, open_source
+from .dtmf_tones import DTMFMixTrack
 from .impair import install as install_impairment, parse as parse_impairment
 from .opus_fec import install as install_opus_fec
 from .ice_lite import make_lite, mark_sdp_lite
@@ -197,6 +198,9 @@ class AiortcMediaEngine:
             view["impairment"] = {way: path.counters() for way, path in media.impairment.items()}
         if media.opus_fec is not None:
             view["opus_fec"] = media.opus_fec.view()
+        sent_keys = getattr(media.source, "sent_keys", None)
+        if sent_keys:
+            view["dtmf_tones_sent"] = list(sent_keys)
         return view
 
     @staticmethod
@@ -223,7 +227,7 @@ class AiortcMediaEngine:
         return section
 
     def _create(self, call) -> CallMedia:
-        source = open_source(call.source or self.settings.media_source)
+        source = DTMFMixTrack(open_source(call.source or self.settings.media_source))
         pc = RTCPeerConnection(RTCConfiguration(iceServers=[]))
         path = os.path.join(self.record_dir, f"{_safe_name(call.id)}.wav")
         media = CallMedia(pc=pc, source=source, recorder=WavRecorder(path))

@@ -13,6 +13,10 @@ BAD_TOKEN_MODES = ("fail", "new-session", "close")
 DETACHED_CALL_MODES = ("keep", "end")
 MEDIA_MODES = ("aiortc", "fixed")
 OPUS_FEC_MODES = ("off", "webrtc")  # wcsemu.opus_fec
+#: How the emulated server relays a far end's SIP INFO DTMF to the client (POST /sip-dtmf): inferred,
+#: public sources do not say (protocol doc §10 q.11). `notify`: a `notifyDtmf {callId, dtmf, type}`
+#: message; `data`: an `OnDataEvent` whose payload is {callId, dtmf, type}; `off`: not at all.
+SIP_INFO_DTMF_MODES = ("notify", "data", "off")
 
 
 @dataclasses.dataclass
@@ -43,6 +47,7 @@ class Settings:
     ice_address: str = "127.0.0.1"
     impair: Optional[str] = None
     opus_fec: str = "off"
+    sip_info_dtmf: str = "notify"
     max_connections_per_second: int = 0
     verbose: bool = False
     #: The node's name (`--name`): its tokens start with `NAME.` (wcsemu.tokens).
@@ -172,6 +177,7 @@ RUNTIME_FIELDS: Dict[str, Callable[[Any], Any]] = {
     "ice_timeout": _positive,
     "impair": _impairment,
     "opus_fec": _choice(OPUS_FEC_MODES),
+    "sip_info_dtmf": _choice(SIP_INFO_DTMF_MODES),
     "max_connections_per_second": _rate,
     **VARIANT_FIELDS,
 }
@@ -256,6 +262,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the one address the aiortc engine's ICE uses (default 127.0.0.1)")
     p.add_argument("--impair", type=_arg(_impairment), default=None, metavar="loss=P,jitter=MS[,delay=MS][,seed=N]",
                    help="deterministic loss and delay on RTP/RTCP of the WebRTC leg, both ways (default none)")
+    p.add_argument("--sip-info-dtmf", choices=SIP_INFO_DTMF_MODES, default="notify",
+                   help="how a far end's SIP INFO DTMF reaches the client (POST /sip-dtmf): notifyDtmf, "
+                        "OnDataEvent, or off (inferred; see README)")
     p.add_argument("--opus-fec", choices=OPUS_FEC_MODES, default="off",
                    help="webrtc = the WebRTC leg sends Opus in-band FEC when the client's SDP asks for it "
                         "(useinbandfec=1), at the loss its RTCP reports, as libwebrtc does; off = aiortc 1.4 as is (default)")
@@ -290,6 +299,6 @@ def parse_settings(argv) -> Settings:
         tls_cert=args.tls_cert, tls_key=args.tls_key, media=args.media,
         media_source=args.media_source, record_dir=args.record_dir, ice_timeout=args.ice_timeout,
         ice_address=args.ice_address,
-        impair=args.impair, opus_fec=args.opus_fec, max_connections_per_second=args.max_connections_per_second, verbose=args.verbose,
+        impair=args.impair, opus_fec=args.opus_fec, sip_info_dtmf=args.sip_info_dtmf, max_connections_per_second=args.max_connections_per_second, verbose=args.verbose,
         name=args.name,
         **variant_values(args))

@@ -5,7 +5,8 @@ It does the two things the script relies on, the way ntfy does them:
   POST /TOPIC          publishes the request body as a message on TOPIC
   GET  /TOPIC/json     streams the topic as JSON lines: an "open" event, then one
                        {"id","time","event":"message","topic","message"} per published message,
-                       and a "keepalive" event every few seconds
+                       and a "keepalive" event every few seconds; with ?since=ID first the cached
+                       messages published after ID (all of them for an unknown ID or since=all)
 and, for tests, GET /health -> {"subscribers": {TOPIC: n}}.
 Listens on 127.0.0.1 only; prints one JSON line {"port": N} on stdout when ready.
 """
@@ -19,6 +20,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LOCK = threading.Lock()
 SUBSCRIBERS = {}  # topic -> list of queue.Queue
+HISTORY = {}  # topic -> list of message events, oldest first (ntfy's message cache)
 
 
 def event(kind, topic, message=None):
@@ -47,7 +49,9 @@ class Handler(BaseHTTPRequestHandler):
             with LOCK:
                 counts = {t: len(q) for t, q in SUBSCRIBERS.items()}
             return self.answer(200, {"subscribers": counts})
-        parts = self.path.strip("/").split("/")
+        path, _, query = self.path.partition("?")
+        since = dict(p.partition("=")[::2] for p in query.split("&") if p).get("since")
+        parts = path.strip("/").split("/")
         if len(parts) != 2 or parts[1] != "json":
             return self.answer(404, {"error": "not found"})
         topic = parts[0]
@@ -59,6 +63,12 @@ class Handler(BaseHTTPRequestHandler):
             self.write_line(event("open", topic))
             with LOCK:
                 SUBSCRIBERS.setdefault(topic, []).append(inbox)
+                cached = list(HISTORY.get(topic, []))
+            if since is not None:
+                ids = [m["id"] for m in cached]
+                start = ids.index(since) + 1 if since in ids else 0
+                for item in cached[start:]:
+                    self.write_line(item)
             while True:
                 try:
                     item = inbox.get(timeout=2)
@@ -84,6 +94,7 @@ class Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(length).decode("utf-8", "replace")
         message = event("message", topic, body)
         with LOCK:
+            HISTORY.setdefault(topic, []).append(message)
             for inbox in SUBSCRIBERS.get(topic, []):
                 inbox.put(message)
         self.answer(200, message)
